@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Find an if whose branch leaves (return, goto, break or continue) and
+/// which is followed by smp_acquire__after_ctrl_dep(): the early exit is
+/// the control dependency the barrier relies on, so the if should be a
+/// volatile_if().  The barrier stays where it is: it still provides the
+/// ACQUIRE.
+///
+// Idiom: acquire-early-exit (convert).  The branch is a single jump
+// statement or a block that ends in one.  Comments, blank lines and
+// preprocessor lines (#ifdef CONFIG_...) between the if and the barrier do
+// not matter: they are not statements.  A statement between them does: then
+// the site is not reported here (the barrier is still ordered, by the path
+// that leaves, but the shape is not this idiom).
+//
+// Already converted sites are left alone; see acquire-in-branch.cocci for
+// how volatile_if is parsed (#spatch --macro-file below, or pass
+// --macro-file <this dir>/volatile_if.h when not at the top of a tree).
+//
+// Patch mode turns "if" into "volatile_if", keeping the condition text and
+// its line breaks.
+//
+// Confidence: High
+// Options: --no-includes --include-headers
+
+#spatch --macro-file include/asm-generic/barrier.h
+
+virtual patch
+virtual context
+virtual org
+virtual report
+
+@initialize:python@
+@@
+
+aee_lines = {}
+
+def aee_src(pos):
+    """Source text at a position, on one line (for the messages only)."""
+    try:
+        if pos.file not in aee_lines:
+            with open(pos.file, errors="replace") as f:
+                aee_lines[pos.file] = f.read().split("\n")
+        lines = aee_lines[pos.file]
+        l0, l1 = int(pos.line) - 1, int(pos.line_end) - 1
+        c0, c1 = int(pos.column), int(pos.column_end)
+        if l0 == l1:
+            text = lines[l0][c0:c1]
+        else:
+            text = " ".join([lines[l0][c0:]] + lines[l0 + 1:l1] + [lines[l1][:c1]])
+        return " ".join(text.split())
+    except (OSError, IndexError, ValueError):
+        return "..."
+
+def aee_jump(pos):
+    """The jump statement at a position, up to its semicolon."""
+    try:
+        text = aee_lines[pos.file][int(pos.line) - 1][int(pos.column):]
+        return " ".join(text.split(";")[0].split())
+    except (KeyError, IndexError, ValueError):
+        return "..."
+
+def aee_msg(p, e, j):
+    return ("[acquire-early-exit] convert/high: %s(): if (%s) %s, then "
+            "smp_acquire__after_ctrl_dep(): the barrier relies on the control "
+            "dependency of this early exit" % (p.current_element, aee_src(e),
+                                               aee_jump(j)))
+
+// The branch must leave on every path (forall): an if whose body leaves on
+// some paths only is not an early exit.
+@aee_if disable neg_if, drop_else@
+position p, e, j;
+expression E;
+statement S;
+identifier l;
+@@
+
+(
+if (volatile_cond(...)) S
+|
+if@p (E@e) return@j ...;
+|
+if@p (E@e) goto@j l;
+|
+if@p (E@e) break@j;
+|
+if@p (E@e) continue@j;
+|
+if@p (E@e) { ... return@j ...; }
+|
+if@p (E@e) { ... goto@j l; }
+|
+if@p (E@e) { ... break@j; }
+|
+if@p (E@e) { ... continue@j; }
+)
+
+// No statement between the if and the barrier, on some path (exists: an
+// #ifdef between them is a branch in spatch's control-flow graph).  The
+// shapes are repeated to bind this rule's own copies q, f, k of p, e, j.
+@aee_match exists@
+position aee_if.p, aee_if.e, aee_if.j, b, q, f, k;
+expression E;
+statement S2;
+identifier l;
+@@
+
+(
+if@p@q (E@e@f) return@j@k ...;
+|
+if@p@q (E@e@f) goto@j@k l;
+|
+if@p@q (E@e@f) break@j@k;
+|
+if@p@q (E@e@f) continue@j@k;
+|
+if@p@q (E@e@f) { ... return@j@k ...; }
+|
+if@p@q (E@e@f) { ... goto@j@k l; }
+|
+if@p@q (E@e@f) { ... break@j@k; }
+|
+if@p@q (E@e@f) { ... continue@j@k; }
+)
+... when != S2
+smp_acquire__after_ctrl_dep@b();
+
+@aee_patch depends on patch && !context && !org && !report@
+position aee_match.q;
+expression E;
+statement S;
+iterator name volatile_if;
+@@
+
+- if@q
++ volatile_if
+  (E) S
+
+@aee_ctx depends on context && !patch && !org && !report@
+position aee_match.q;
+expression E;
+statement S;
+@@
+
+* if@q (E)
+  S
+
+@aee_ctx2 depends on context && !patch && !org && !report@
+position aee_match.b;
+@@
+
+* smp_acquire__after_ctrl_dep@b();
+
+@script:python aee_org depends on org@
+p << aee_match.q;
+e << aee_match.f;
+j << aee_match.k;
+@@
+
+coccilib.org.print_todo(p[0], aee_msg(p[0], e[0], j[0]))
+
+@script:python aee_report depends on report@
+p << aee_match.q;
+e << aee_match.f;
+j << aee_match.k;
+@@
+
+coccilib.report.print_report(p[0], aee_msg(p[0], e[0], j[0]))
