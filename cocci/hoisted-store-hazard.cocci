@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Find an if on a marked load (READ_ONCE(), atomic_read(), ...) whose then
+/// and else branches perform the identical store: a compiler may hoist the
+/// store above the if, and the store is then no longer ordered after the
+/// load by the control dependency (see the "identical stores" example in
+/// tools/memory-model/Documentation/control-dependencies.txt).  volatile_if()
+/// forbids that, or the store can be moved out by hand and ordered with
+/// smp_store_release().
+///
+// Idiom: hoisted-store-hazard (report).  The load is in the condition, or in
+// a local variable assigned from the load and not reassigned before the if.
+// Stores: WRITE_ONCE(), atomic*_set(), and plain assignments to memory that
+// is not a local variable.  The two stores must be the same expression
+// storing the same value.  Already converted sites (volatile_if) are
+// skipped: see acquire-in-branch.cocci for how they are parsed.
+//
+// Confidence: Moderate
+// Options: --no-includes --include-headers
+
+#spatch --macro-file include/asm-generic/barrier.h
+
+virtual context
+virtual org
+virtual report
+
+@initialize:python@
+@@
+
+hsh_lines = {}
+
+def hsh_src(pos):
+    """Source text at a position, on one line (for the messages only)."""
+    try:
+        if pos.file not in hsh_lines:
+            with open(pos.file, errors="replace") as f:
+                hsh_lines[pos.file] = f.read().split("\n")
+        lines = hsh_lines[pos.file]
+        l0, l1 = int(pos.line) - 1, int(pos.line_end) - 1
+        c0, c1 = int(pos.column), int(pos.column_end)
+        if l0 == l1:
+            text = lines[l0][c0:c1]
+        else:
+            text = " ".join([lines[l0][c0:]] + lines[l0 + 1:l1] + [lines[l1][:c1]])
+        return " ".join(text.split())
+    except (OSError, IndexError, ValueError):
+        return "..."
+
+hsh_stores = {}
+
+def hsh_key(p):
+    return (p.file, p.line, p.column)
+
+def hsh_store(s):
+    """The store statement at a position, up to its semicolon."""
+    hsh_src(s)
+    try:
+        text = hsh_lines[s.file][int(s.line) - 1][int(s.column):]
+        return " ".join(text.split(";")[0].split())
+    except (KeyError, IndexError, ValueError):
+        return "..."
+
+def hsh_msg(p, e):
+    return ("[hoisted-store-hazard] report/medium: %s(): both branches of if (%s) "
+            "perform the store %s: a compiler may hoist it above the branch, out "
+            "of the control dependency on the load" % (
+                p.current_element, hsh_src(e), hsh_stores.get(hsh_key(p), "...")))
+
+// The stores, in a branch of an if whose condition has such a load.
+// Ifs whose two branches perform the same store.
+@hsh_if disable neg_if, drop_else exists@
+identifier ST = {WRITE_ONCE, atomic_set, atomic_long_set, atomic64_set,
+                 local_set, local64_set};
+local idexpression L;
+expression C, X, V;
+position p, e, s1, s2;
+statement S1, S2;
+@@
+
+(
+if (volatile_cond(...)) S1 else S2
+|
+if@p (C@e) {
+  ... when any
+  ST@s1(X, V);
+  ... when any
+} else {
+  ... when any
+  ST@s2(X, V);
+  ... when any
+}
+|
+if@p (C@e) {
+  ... when any
+(
+  L = V;
+|
+  X@s1 = V;
+)
+  ... when any
+} else {
+  ... when any
+  X@s2 = V;
+  ... when any
+}
+)
+
+@script:python hsh_collect@
+p << hsh_if.p;
+s << hsh_if.s1;
+@@
+
+hsh_stores.setdefault(hsh_key(p[0]), hsh_store(s[0]))
+
+// ... whose condition has a marked load, or a local variable that holds
+// one.  The positions are copied (q, f, t) for the reporting rules.
+@hsh_match disable neg_if, drop_else exists@
+identifier LD = {READ_ONCE, atomic_read, atomic_long_read, atomic64_read,
+                 local_read, local64_read, refcount_read, kref_read,
+                 rcu_dereference, rcu_dereference_raw, rcu_access_pointer};
+position hsh_if.p, hsh_if.e, q, f;
+local idexpression v;
+expression C, E;
+statement S1, S2;
+@@
+
+(
+if@p@q (\(C@e@f \& <+... LD(...) ...+>\)) S1 else S2
+|
+v = LD(...);
+... when != v = E
+if@p@q (\(C@e@f \& <+... v ...+>\)) S1 else S2
+)
+
+@hsh_ctx depends on context && !org && !report@
+position hsh_match.q;
+expression C;
+statement S1, S2;
+@@
+
+* if@q (C)
+  S1 else S2
+
+@script:python hsh_org depends on org@
+p << hsh_match.q;
+e << hsh_match.f;
+@@
+
+coccilib.org.print_todo(p[0], hsh_msg(p[0], e[0]))
+
+@script:python hsh_report depends on report@
+p << hsh_match.q;
+e << hsh_match.f;
+@@
+
+coccilib.report.print_report(p[0], hsh_msg(p[0], e[0]))
