@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Find conditionals that a nearby comment says form a control dependency,
+/// with no barrier: the ordering then rests on the compiler keeping the
+/// branch, which volatile_if() would guarantee.  For review: the comment may
+/// describe another line, or say that no dependency exists.
+///
+// Idiom: documented-ctrl-dep (report).  The comment ("control dependency",
+// "control-dependency", "ctrl dep", with the barrier's name itself removed
+// first) is right before the if, right after the whole if statement ("The
+// above forms a control dependency ...", as in perf's __perf_output_begin()),
+// or at the top of its branch.  When the commented if does not leave but
+// contains ifs that do (return, goto, break, continue), those inner ifs are
+// reported instead: they carry the dependency (the RFC converted the inner
+// one in kernel/events/ring_buffer.c).  Ifs with a barrier in a branch or
+// right after them (smp_acquire__after_ctrl_dep(), smp_rmb(), rmb(),
+// smp_mb(), mb(), dma_rmb()) are skipped, and so are converted ones (see
+// acquire-in-branch.cocci for how volatile_if is parsed).
+//
+// Comments are not tokens, so spatch cannot preselect files on them: only
+// files that use a marked load or an atomic/bitop (READ_ONCE(),
+// atomic_read(), test_bit(), ...) are parsed, which keeps a full-tree run
+// to a few minutes.
+//
+// Confidence: Low
+// Options: --no-includes --include-headers
+
+#spatch --macro-file include/asm-generic/barrier.h
+
+virtual context
+virtual org
+virtual report
+
+@initialize:python@
+@@
+
+dcd_lines = {}
+
+def dcd_src(pos):
+    """Source text at a position, on one line (for the messages only)."""
+    try:
+        if pos.file not in dcd_lines:
+            with open(pos.file, errors="replace") as f:
+                dcd_lines[pos.file] = f.read().split("\n")
+        lines = dcd_lines[pos.file]
+        l0, l1 = int(pos.line) - 1, int(pos.line_end) - 1
+        c0, c1 = int(pos.column), int(pos.column_end)
+        if l0 == l1:
+            text = lines[l0][c0:c1]
+        else:
+            text = " ".join([lines[l0][c0:]] + lines[l0 + 1:l1] + [lines[l1][:c1]])
+        return " ".join(text.split())
+    except (OSError, IndexError, ValueError):
+        return "..."
+
+import re
+
+dcd_re = re.compile(r"control[\s-]*dependen|ctrl[\s_-]*dep", re.I)
+dcd_done = set()
+dcd_outer = set()
+
+def dcd_says(text):
+    text = text.replace("smp_acquire__after_ctrl_dep", "")
+    return dcd_re.search(text) is not None
+
+def dcd_cb(c):
+    return any(dcd_says(x.before) for x in c)
+
+def dcd_ca(c):
+    return any(dcd_says(x.after) for x in c)
+
+def dcd_emit(out, p, e, where):
+    key = (p.file, p.line, p.column)
+    if key in dcd_done or key in dcd_outer:
+        return
+    dcd_done.add(key)
+    out(p, "[documented-ctrl-dep] report/low: %s(): a comment %s says if (%s) "
+           "forms a control dependency, and no barrier backs it: consider "
+           "volatile_if" % (p.current_element, where, dcd_src(e)))
+
+// Only files with marked loads or atomics are worth parsing.
+@dcd_tok@
+identifier LD = {READ_ONCE, atomic_read, atomic_long_read, atomic64_read,
+                 atomic_read_acquire, local_read, refcount_read,
+                 refcount_inc_not_zero, rcu_dereference, test_bit,
+                 test_and_set_bit, test_and_clear_bit, smp_load_acquire,
+                 smp_cond_load_relaxed, cmpxchg, xchg};
+@@
+
+LD(...)
+
+// Ifs that have a barrier, or are converted: other idioms.
+@dcd_bar depends on dcd_tok@
+identifier BAR = {smp_acquire__after_ctrl_dep, smp_rmb, rmb, smp_mb, mb,
+                  dma_rmb};
+position bp;
+expression E;
+statement S1, S2;
+@@
+
+(
+if@bp (volatile_cond(...)) S1 else S2
+|
+if@bp (volatile_cond(...)) S1
+|
+if@bp (E) S1 else S2
+BAR();
+|
+if@bp (E) S1
+BAR();
+|
+if@bp (<+... BAR() ...+>) S1
+|
+if@bp (E) { <+... BAR(); ...+> } else S2
+|
+if@bp (E) S1 else { <+... BAR(); ...+> }
+|
+if@bp (E) { <+... BAR(); ...+> }
+)
+
+// The comment is right before the if.
+@dcd_before depends on dcd_tok disable neg_if, drop_else@
+position p != dcd_bar.bp;
+position e;
+comments c : script:python () { dcd_cb(c) };
+expression E;
+statement S1, S2;
+@@
+
+(
+if@p@c (E@e) S1 else S2
+|
+if@p@c (E@e) S1
+)
+
+// The comment is at the top of a branch.
+@dcd_top depends on dcd_tok disable neg_if, drop_else@
+position p != dcd_bar.bp;
+position e;
+comments c : script:python () { dcd_cb(c) };
+expression E;
+statement S, S2;
+@@
+
+(
+if@p (E@e) { S@c ... } else S2
+|
+if@p (E@e) { S@c ... }
+)
+
+// The comment is right after the whole if statement.
+@dcd_after depends on dcd_tok disable neg_if, drop_else@
+position p != dcd_bar.bp;
+position e;
+comments c : script:python () { dcd_ca(c) };
+expression E;
+statement S, S1, S2;
+@@
+
+(
+S@c
+&
+(
+if@p (E@e) S1 else S2
+|
+if@p (E@e) S1
+)
+)
+
+// Leaving ifs inside a commented if that does not leave itself.
+@dcd_inner disable neg_if, drop_else@
+position p = {dcd_before.p, dcd_top.p, dcd_after.p};
+position q != dcd_bar.bp;
+position e, op;
+expression E, E2;
+identifier l;
+@@
+
+if@p@op (E) { <+...
+(
+if@q (E2@e) return ...;
+|
+if@q (E2@e) goto l;
+|
+if@q (E2@e) break;
+|
+if@q (E2@e) continue;
+|
+if@q (E2@e) { ... return ...; }
+|
+if@q (E2@e) { ... goto l; }
+)
+...+> }
+
+@dcd_ctx depends on context && !org && !report@
+position p = {dcd_before.p, dcd_top.p, dcd_after.p, dcd_inner.q};
+expression E;
+statement S;
+@@
+
+* if@p (E)
+  S
+
+@script:python dcd_org_inner depends on org@
+p << dcd_inner.q;
+e << dcd_inner.e;
+o << dcd_inner.op;
+@@
+
+dcd_outer.add((o[0].file, o[0].line, o[0].column))
+dcd_emit(coccilib.org.print_todo, p[0], e[0], "around an enclosing if")
+
+@script:python dcd_org_before depends on org@
+p << dcd_before.p;
+e << dcd_before.e;
+@@
+
+dcd_emit(coccilib.org.print_todo, p[0], e[0], "before it")
+
+@script:python dcd_org_top depends on org@
+p << dcd_top.p;
+e << dcd_top.e;
+@@
+
+dcd_emit(coccilib.org.print_todo, p[0], e[0], "in its branch")
+
+@script:python dcd_org_after depends on org@
+p << dcd_after.p;
+e << dcd_after.e;
+@@
+
+dcd_emit(coccilib.org.print_todo, p[0], e[0], "after it")
+
+@script:python dcd_report_inner depends on report@
+p << dcd_inner.q;
+e << dcd_inner.e;
+o << dcd_inner.op;
+@@
+
+dcd_outer.add((o[0].file, o[0].line, o[0].column))
+dcd_emit(coccilib.report.print_report, p[0], e[0], "around an enclosing if")
+
+@script:python dcd_report_before depends on report@
+p << dcd_before.p;
+e << dcd_before.e;
+@@
+
+dcd_emit(coccilib.report.print_report, p[0], e[0], "before it")
+
+@script:python dcd_report_top depends on report@
+p << dcd_top.p;
+e << dcd_top.e;
+@@
+
+dcd_emit(coccilib.report.print_report, p[0], e[0], "in its branch")
+
+@script:python dcd_report_after depends on report@
+p << dcd_after.p;
+e << dcd_after.e;
+@@
+
+dcd_emit(coccilib.report.print_report, p[0], e[0], "after it")
