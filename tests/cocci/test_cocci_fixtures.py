@@ -1,0 +1,235 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Run the semantic patches of cocci/ on the fixtures of this folder.
+
+A fixture is <idiom>--<case>.c (or .h, for header code): the part before
+"--" names the semantic patch it is for, cocci/<idiom>.cocci.  Beside it:
+
+  <idiom>--<case>.report  the exact report-mode lines expected (every class),
+                          sorted; file names are relative to this folder,
+                          because spatch runs here on a copy of the fixtures
+  <idiom>--<case>.res     the expected file after patch mode (convert
+                          classes); a fixture with nothing to convert has a
+                          .res equal to itself
+
+Each semantic patch runs once per mode over a copy of all fixtures (spatch
+--dir), so the whole module takes a few seconds per mode.  Context and org
+modes are smoke-checked: no error, and something marked for each fixture
+that has report lines.  Finally all the semantic patches are concatenated
+(repeated "virtual" lines dropped), as the project's driver does, and the
+concatenation must report exactly the lines of the files run one by one.
+
+Set COCCI_FIXTURES_REGEN=1 to rewrite the .report and .res files from the
+current output (then review the diff).
+"""
+
+import concurrent.futures
+import os
+import pathlib
+import shutil
+import subprocess
+import tempfile
+
+import pytest
+
+HERE = pathlib.Path(__file__).resolve().parent
+COCCI_DIR = HERE.parent.parent / "cocci"
+MACRO_FILE = COCCI_DIR / "volatile_if.h"
+CONVERT = {"acquire-in-branch", "acquire-early-exit", "acquire-loop-exit"}
+REGEN = os.environ.get("COCCI_FIXTURES_REGEN") == "1"
+
+
+def spatch_path():
+    path = shutil.which("spatch")
+    if path is None:
+        pytest.fail("spatch not found: install Coccinelle (Debian package "
+                    "'coccinelle', e.g. apt-get install coccinelle)")
+    return path
+
+
+def idioms():
+    return sorted(p.stem for p in COCCI_DIR.glob("*.cocci"))
+
+
+def fixtures():
+    return sorted(p for p in HERE.iterdir()
+                  if p.suffix in (".c", ".h") and "--" in p.name)
+
+
+def idiom_of(fixture):
+    return fixture.name.split("--")[0]
+
+
+def concatenate(paths):
+    """One semantic patch from several, without repeated virtual lines."""
+    seen, out = set(), []
+    for path in paths:
+        for line in path.read_text().splitlines(keepends=True):
+            if line.startswith("virtual "):
+                if line in seen:
+                    continue
+                seen.add(line)
+            out.append(line)
+        out.append("\n")
+    return "".join(out)
+
+
+def run_spatch(cocci, mode, workdir, extra=()):
+    """spatch on every fixture in workdir; returns (returncode, out, err)."""
+    cmd = [spatch_path(), "--sp-file", str(cocci), "-D", mode,
+           "--very-quiet", "--macro-file", str(MACRO_FILE),
+           "--include-headers", "--no-includes", "--dir", "."]
+    if mode in ("report", "org"):
+        cmd.append("--no-show-diff")
+    cmd.extend(extra)
+    proc = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True,
+                          timeout=300)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def report_lines(out):
+    """Report lines by fixture name, with "./" dropped from file names."""
+    by_file = {}
+    for line in out.splitlines():
+        if not line.strip():
+            continue
+        if line.startswith("./"):
+            line = line[2:]
+        by_file.setdefault(line.split(":", 1)[0], []).append(line)
+    return {name: sorted(lines) for name, lines in by_file.items()}
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """Every semantic patch, in every mode, over copies of the fixtures."""
+    spatch_path()
+    base = tmp_path_factory.mktemp("cocci")
+    jobs = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        for idiom in idioms() + ["all"]:
+            for mode in ("report", "patch", "context", "org"):
+                if idiom == "all" and mode != "report":
+                    continue
+                work = base / ("%s-%s" % (idiom, mode))
+                work.mkdir()
+                for fixture in fixtures():
+                    shutil.copy(fixture, work / fixture.name)
+                if idiom == "all":
+                    cocci = base / "all.cocci"
+                    cocci.write_text(concatenate(
+                        sorted(COCCI_DIR.glob("*.cocci"))))
+                else:
+                    cocci = COCCI_DIR / (idiom + ".cocci")
+                extra = ("--out-place",) if mode == "patch" else ()
+                jobs[idiom, mode] = (work, pool.submit(run_spatch, cocci, mode,
+                                                       work, extra))
+        results = {}
+        for key, (work, future) in jobs.items():
+            rc, out, err = future.result()
+            results[key] = (work, rc, out, err)
+    return results
+
+
+def test_every_idiom_has_fixtures():
+    names = {idiom_of(f) for f in fixtures()}
+    assert set(idioms()) <= names, "idioms without fixtures: %s" % (
+        sorted(set(idioms()) - names))
+    assert names <= set(idioms()), "fixtures for unknown idioms: %s" % (
+        sorted(names - set(idioms())))
+
+
+@pytest.mark.parametrize("fixture", fixtures(), ids=lambda f: f.name)
+def test_report(runs, fixture):
+    work, rc, out, err = runs[idiom_of(fixture), "report"]
+    assert rc == 0, err
+    got = report_lines(out).get(fixture.name, [])
+    expected_file = fixture.with_suffix(".report")
+    if REGEN:
+        expected_file.write_text("".join(l + "\n" for l in got))
+    assert expected_file.exists(), "missing %s" % expected_file.name
+    expected = [l for l in expected_file.read_text().splitlines() if l]
+    assert got == sorted(expected)
+
+
+@pytest.mark.parametrize("fixture",
+                         [f for f in fixtures() if idiom_of(f) in CONVERT],
+                         ids=lambda f: f.name)
+def test_patch(runs, fixture):
+    work, rc, out, err = runs[idiom_of(fixture), "patch"]
+    assert rc == 0, err
+    result = work / (fixture.name + ".cocci_res")
+    got = result.read_text() if result.exists() else fixture.read_text()
+    expected_file = fixture.with_suffix(".res")
+    if REGEN:
+        expected_file.write_text(got)
+    assert expected_file.exists(), "missing %s" % expected_file.name
+    assert got == expected_file.read_text()
+
+
+@pytest.mark.parametrize("mode", ["context", "org"])
+@pytest.mark.parametrize("idiom", idioms())
+def test_context_and_org_smoke(runs, idiom, mode):
+    work, rc, out, err = runs[idiom, mode]
+    assert rc == 0, err
+    assert "Traceback" not in err and "error" not in err.lower(), err
+    for fixture in fixtures():
+        if idiom_of(fixture) != idiom:
+            continue
+        expected = fixture.with_suffix(".report")
+        if not expected.exists() or not expected.read_text().strip():
+            continue
+        if mode == "org":
+            assert "[[view:%s::" % fixture.name in out.replace("./", ""), \
+                "org mode marks nothing in %s" % fixture.name
+        else:
+            marked = [l for l in out.splitlines()
+                      if l.startswith("+++ ") and fixture.name in l]
+            assert marked, "context mode marks nothing in %s" % fixture.name
+
+
+def test_concatenation_reports_the_same(runs):
+    singles = []
+    for idiom in idioms():
+        work, rc, out, err = runs[idiom, "report"]
+        assert rc == 0, err
+        singles.extend(l[2:] if l.startswith("./") else l
+                       for l in out.splitlines() if l.strip())
+    work, rc, out, err = runs["all", "report"]
+    assert rc == 0, err
+    together = [l[2:] if l.startswith("./") else l
+                for l in out.splitlines() if l.strip()]
+    assert sorted(together) == sorted(singles)
+
+
+def test_rule_names_are_unique():
+    names = {}
+    for path in sorted(COCCI_DIR.glob("*.cocci")):
+        for line in path.read_text().splitlines():
+            if not line.startswith("@") or line.startswith("@@"):
+                continue
+            head = line.strip("@").split()
+            if not head:
+                continue
+            if head[0].startswith("script:") or head[0].startswith(
+                    "initialize:") or head[0].startswith("finalize:"):
+                name = head[1] if len(head) > 1 and head[1] != "depends" \
+                    else None
+            else:
+                name = head[0]
+            if name:
+                assert name not in names, "rule %s in %s and %s" % (
+                    name, names[name], path.name)
+                names[name] = path.name
+
+
+def test_headers_are_kernel_style():
+    for path in sorted(COCCI_DIR.glob("*.cocci")):
+        text = path.read_text()
+        lines = text.splitlines()
+        assert lines[0] == "// SPDX-License-Identifier: GPL-2.0-only"
+        assert lines[1].startswith("///")
+        assert sum("Options:" in l for l in lines) == 1, path.name
+        assert any(l.startswith("// Confidence:") for l in lines), path.name
+        assert "--include-headers" in next(l for l in lines
+                                           if "Options:" in l)
+        for mode in ("context", "org", "report"):
+            assert "virtual %s\n" % mode in text, (path.name, mode)
