@@ -66,13 +66,22 @@ def hsh_msg(p, e):
                 p.current_element, hsh_src(e), hsh_stores.get(hsh_key(p), "...")))
 
 // The stores, in a branch of an if whose condition has such a load.
+// Stores to local variables do not count.
+@hsh_local@
+local idexpression L;
+expression V;
+position lp;
+@@
+
+L@lp = V
+
 // Ifs whose two branches perform the same store.
 @hsh_if disable neg_if, drop_else exists@
 identifier ST = {WRITE_ONCE, atomic_set, atomic_long_set, atomic64_set,
                  local_set, local64_set};
-local idexpression L;
 expression C, X, V;
-position p, e, s1, s2;
+position p, e;
+position s1 != hsh_local.lp, s2 != hsh_local.lp;
 statement S1, S2;
 @@
 
@@ -91,11 +100,7 @@ if@p (C@e) {
 |
 if@p (C@e) {
   ... when any
-(
-  L = V;
-|
   X@s1 = V;
-)
   ... when any
 } else {
   ... when any
