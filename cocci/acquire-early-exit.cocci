@@ -65,9 +65,15 @@ def aee_msg(p, e, j):
             "dependency of this early exit" % (p.current_element, aee_src(e),
                                                aee_jump(j)))
 
+// Only files that use the barrier (spatch selects files on this token).
+@aee_tok@
+@@
+
+smp_acquire__after_ctrl_dep()
+
 // The branch must leave on every path (forall): an if whose body leaves on
 // some paths only is not an early exit.
-@aee_if disable neg_if, drop_else@
+@aee_if depends on aee_tok disable neg_if, drop_else@
 position p, e, j;
 expression E;
 statement S;

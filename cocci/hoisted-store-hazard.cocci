@@ -66,8 +66,17 @@ def hsh_msg(p, e):
                 p.current_element, hsh_src(e), hsh_stores.get(hsh_key(p), "...")))
 
 // The stores, in a branch of an if whose condition has such a load.
+// Only files with marked loads (spatch selects files on these tokens).
+@hsh_tok@
+identifier LD = {READ_ONCE, atomic_read, atomic_long_read, atomic64_read,
+                 local_read, local64_read, refcount_read, kref_read,
+                 rcu_dereference, rcu_dereference_raw, rcu_access_pointer};
+@@
+
+LD(...)
+
 // Stores to local variables do not count.
-@hsh_local@
+@hsh_local depends on hsh_tok@
 local idexpression L;
 expression V;
 position lp;
@@ -76,7 +85,7 @@ position lp;
 L@lp = V
 
 // Ifs whose two branches perform the same store.
-@hsh_if disable neg_if, drop_else exists@
+@hsh_if depends on hsh_tok disable neg_if, drop_else exists@
 identifier ST = {WRITE_ONCE, atomic_set, atomic_long_set, atomic64_set,
                  local_set, local64_set};
 expression C, X, V;
