@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: GPL-2.0
+# `make run`: the main job on the default tree.  `make test`: every test.
+# Both install what they need first (scripts/setup).
+
+# Debian's interpreter: it has python3-pytest, whatever python3 PATH finds.
+PYTHON ?= /usr/bin/python3
+PYTEST = $(PYTHON) -m pytest -v tests
+
+.PHONY: setup run test test-quick
+
+setup:
+	scripts/setup
+
+run: setup
+	$(PYTEST)/base_patch/test_kunit.py
+
+test: setup
+	$(PYTEST)
+
+# Everything that does not build or boot a kernel.
+test-quick: setup
+	$(PYTEST) -m 'not slow'

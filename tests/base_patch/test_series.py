@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0
+"""base-patch/ applies to the pristine tree and is clean by checkpatch."""
+
+import email
+import subprocess
+
+import pytest
+
+from volatile_if import checkpatch, common, tree
+
+BASE = tree.series(common.BASE_PATCH)
+
+
+def subject(patch):
+	msg = email.message_from_bytes(patch.read_bytes())
+	return ' '.join(msg['Subject'].split()).removeprefix('[PATCH] ')
+
+
+def test_series_file_lists_every_patch():
+	listed = {p.name for p in BASE}
+	on_disk = {p.name for p in common.BASE_PATCH.glob('*.patch')}
+	assert BASE and listed == on_disk
+
+
+def test_applies_with_git_am(test_tree):
+	"""The test tree is pristine + the series, made with git am: each
+	patch became a commit with its subject, in order."""
+	log = subprocess.run(['git', '-C', test_tree, 'log', '--reverse',
+			      '--format=%s', 'pristine..HEAD'], check=True,
+			     capture_output=True, text=True).stdout.splitlines()
+	assert log[:len(BASE)] == [subject(p) for p in BASE]
+
+
+@pytest.mark.parametrize('patch', BASE, ids=lambda p: p.name[:4])
+def test_checkpatch_strict(test_tree, patch):
+	verdict = checkpatch.checkpatch(test_tree, patch)
+	assert (verdict.errors, verdict.warnings) == (0, 0), verdict.output
+
+
+@pytest.mark.parametrize('patch', BASE, ids=lambda p: p.name[:4])
+def test_signed_off_and_explained(patch):
+	text = patch.read_text()
+	body = text.split('\n\n', 1)[1].split('\n---\n', 1)[0]
+	assert 'Signed-off-by: ' in body
+	# A body that says why, not only a subject.
+	assert len(body.split('Signed-off-by:')[0].split()) >= 30

@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Fixtures shared by the tests: the kernel trees, and the builds that are
+expensive enough to make once per session."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / 'tool'))
+
+from volatile_if import arches, common, kbuild, kunit_qemu, tree  # noqa: E402
+
+
+def _once(make):
+	"""A per-session cache of make(key); an Error fails the test that
+	asked, with its one-line message."""
+	done = {}
+
+	def get(key):
+		if key not in done:
+			try:
+				done[key] = make(key)
+			except common.Error as e:
+				done[key] = e
+		if isinstance(done[key], common.Error):
+			pytest.fail(f'{done[key]}\n{done[key].details}')
+		return done[key]
+	return get
+
+
+@pytest.fixture(scope='session')
+def pristine():
+	"""The tree scripts/setup unpacked, tag 'pristine' on the source."""
+	try:
+		return tree.kernel_tree(common.DEFAULT_TREE)
+	except common.Error as e:
+		pytest.fail(str(e))
+
+
+@pytest.fixture(scope='session')
+def test_tree(pristine):
+	"""pristine + base-patch + generated-patches, applied with git am."""
+	patches = (tree.series(common.BASE_PATCH) +
+		   tree.series(common.GENERATED_PATCHES))
+	try:
+		return tree.scratch_worktree(pristine, 'test', patches)
+	except common.Error as e:
+		pytest.fail(f'{e}\n{e.details}')
+
+
+@pytest.fixture(scope='session')
+def check_build(test_tree):
+	"""arch name -> the test tree configured (defconfig + check.config)
+	and prepared for that architecture."""
+	fragment = (common.CONFIGS / 'check.config').read_text()
+	return _once(lambda name: kbuild.KernelBuild(
+		test_tree, arches.get(name), 'check', fragment).prepare())
+
+
+@pytest.fixture(scope='session')
+def kunit_run(test_tree):
+	"""arch name -> the KUnit run of the test tree under QEMU."""
+	return _once(lambda name: kunit_qemu.run_kunit(test_tree,
+							arches.get(name)))

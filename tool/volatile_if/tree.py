@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Kernel trees: checking them, and scratch worktrees with patch series on
+top of the pristine source that scripts/setup committed."""
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Iterable, List
+
+from .common import BUILD, Error, run
+
+PRISTINE = 'pristine'
+WORK = BUILD / 'work'
+
+# Commits made here do not depend on who runs the tool or when.
+_COMMITTER = {
+	'GIT_COMMITTER_NAME': 'volatile-if',
+	'GIT_COMMITTER_EMAIL': 'volatile-if@localhost',
+}
+
+
+def git(tree: Path, *args: str, what: str = '', env: dict = None) -> str:
+	return run(['git', '-C', tree, *args], what=what or f'git {args[0]}',
+		   env=env).stdout
+
+
+def kernel_tree(path: Path) -> Path:
+	"""@path, resolved, if it is the top of a kernel source tree in git."""
+	path = Path(path).resolve()
+	makefile = path / 'Makefile'
+	if not (makefile.is_file() and (path / 'Kconfig').is_file() and
+		(path / 'scripts' / 'checkpatch.pl').is_file() and
+		'VERSION =' in makefile.read_text(errors='replace')[:2000]):
+		raise Error(f'{path} is not the top of a kernel tree; pass --tree '
+			    'DIR, or run scripts/setup for the default one')
+	if not (path / '.git').exists():
+		raise Error(f'{path} is not a git repository: run "git init && '
+			    'git add -f -A && git commit" in it first')
+	return path
+
+
+def is_dirty(tree: Path) -> bool:
+	"""Whether @tree has uncommitted changes to tracked files."""
+	return bool(git(tree, 'status', '--porcelain', '--untracked-files=no'))
+
+
+def series(directory: Path) -> List[Path]:
+	"""The patches of a series directory, in order: its quilt-style
+	'series' file if there is one, else its numbered *.patch files."""
+	listing = directory / 'series'
+	if listing.is_file():
+		names = [line.split('#')[0].strip()
+			 for line in listing.read_text().splitlines()]
+		return [directory / n for n in names if n]
+	return sorted(p for p in directory.glob('[0-9]*.patch')
+		      if not p.name.startswith('0000-'))
+
+
+def am(tree: Path, patches: Iterable[Path]) -> None:
+	"""git am @patches onto @tree; on failure, abort and say which."""
+	env = dict(os.environ, **_COMMITTER)
+	for patch in patches:
+		try:
+			run(['git', '-C', tree, 'am', '-q', '--committer-date-is-author-date',
+			     patch], env=env, what=f'git am {patch.name}')
+		except Error as e:
+			run(['git', '-C', tree, 'am', '--abort'], env=env)
+			raise Error(f'{patch} does not apply to {tree}', e.details) from None
+
+
+def _stamp(pristine: str, patches: List[Path]) -> str:
+	h = hashlib.sha256(pristine.encode())
+	for p in patches:
+		h.update(p.name.encode() + b'\0' + p.read_bytes())
+	return h.hexdigest()
+
+
+def scratch_worktree(tree: Path, name: str, patches: List[Path]) -> Path:
+	"""A worktree of @tree under build/work/@name holding pristine plus
+	@patches, applied with git am.  It is reused as it is when the patches
+	have not changed, so that builds in it stay incremental."""
+	path = WORK / name
+	stampfile = WORK / f'{name}.stamp'
+	stamp = _stamp(git(tree, 'rev-parse', PRISTINE).strip(), patches)
+	if path.is_dir() and stampfile.is_file() and \
+	   stampfile.read_text() == stamp and not is_dirty(path):
+		return path
+	stampfile.unlink(missing_ok=True)
+	if (path / '.git').exists():
+		gitdir = Path(git(path, 'rev-parse', '--absolute-git-dir').strip())
+		if (gitdir / 'rebase-apply').exists():
+			git(path, 'am', '--abort')
+		git(path, 'checkout', '-q', '-f', '--detach', PRISTINE)
+	else:
+		WORK.mkdir(parents=True, exist_ok=True)
+		git(tree, 'worktree', 'prune')
+		git(tree, 'worktree', 'add', '-q', '--detach', str(path), PRISTINE)
+	am(path, patches)
+	stampfile.write_text(stamp)
+	return path
