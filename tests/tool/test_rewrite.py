@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: GPL-2.0
+"""rewrite: `if` becomes `volatile_if`, and nothing else moves."""
+
+import pytest
+
+from volatile_if.rewrite import RewriteError, convert_all, convert_if
+
+
+def test_single_line():
+	src = '\tif (READ_ONCE(p->on_rq) && ttwu_runnable(p, wake_flags))\n\t\tgoto unlock;\n'
+	assert convert_if(src, 1, 1) == \
+		'\tvolatile_if (READ_ONCE(p->on_rq) && ttwu_runnable(p, wake_flags))\n\t\tgoto unlock;\n'
+
+
+def test_continuation_lines_stay_aligned_with_the_parenthesis():
+	src = ('\t\tif (!(atomic_long_read(&sem->count) &\n'
+	       '\t\t     (RWSEM_WRITER_MASK | RWSEM_FLAG_HANDOFF))) {\n'
+	       '\t\t\tsmp_acquire__after_ctrl_dep();\n')
+	assert convert_if(src, 1, 2) == (
+		'\t\tvolatile_if (!(atomic_long_read(&sem->count) &\n'
+		'\t\t\t      (RWSEM_WRITER_MASK | RWSEM_FLAG_HANDOFF))) {\n'
+		'\t\t\tsmp_acquire__after_ctrl_dep();\n')
+
+
+def test_nested_parentheses_comments_and_strings_do_not_end_the_condition():
+	src = ('\tif (f(a, (b)) /* ) */ && g(")", \')\') &&\n'
+	       '\t    h((c))) // )\n'
+	       '\t\tx(1,\n'
+	       '\t\t  2);\n')
+	out = convert_if(src, 1, 1)
+	assert out.splitlines()[1] == '\t\t     h((c))) // )'
+	# The body after the condition is left alone.
+	assert out.splitlines()[2:] == src.splitlines()[2:]
+
+
+def test_else_if_and_code_before_on_the_line():
+	src = '\t} else if (READ_ONCE(x) == 1) {\n'
+	assert convert_if(src, 1, 8) == '\t} else volatile_if (READ_ONCE(x) == 1) {\n'
+
+
+def test_macro_line_continuations_keep_the_backslash_column():
+	src = ('#define WAIT(p)\t\t\t\t\\\n'
+	       '\tdo {\t\t\t\t\\\n'
+	       '\t\tif (READ_ONCE(*p) &&\t\\\n'
+	       '\t\t    other)\t\t\\\n'
+	       '\t\t\tbreak;\t\t\\\n'
+	       '\t} while (0)\n')
+	assert {line.index('\\') for line in src.expandtabs(8).splitlines()[:5]} == {40}
+	out = convert_if(src, 3, 2).splitlines()
+	# Grown past the backslash: one space before it.
+	assert out[2] == '\t\tvolatile_if (READ_ONCE(*p) && \\'
+	# Moved right, backslash kept in its column.
+	assert out[3] == '\t\t\t     other)\t\\'
+	assert out[3].expandtabs(8).index('\\') == 40
+	assert out[4:] == src.splitlines()[4:]
+
+
+def test_idempotent():
+	src = '\tif (READ_ONCE(a))\n\t\tWRITE_ONCE(b, 1);\n'
+	once = convert_if(src, 1, 1)
+	# The same position, or the position of the if inside volatile_if.
+	assert convert_if(once, 1, 1) == once
+	assert convert_if(once, 1, 10) == once
+	assert convert_all(src, [(1, 1), (1, 1)]) == once
+
+
+def test_several_sites_in_one_file():
+	src = '\tif (a)\n\t\tx();\n\tif (b &&\n\t    c)\n\t\ty();\n'
+	assert convert_all(src, [(1, 1), (3, 1)]) == \
+		'\tvolatile_if (a)\n\t\tx();\n\tvolatile_if (b &&\n\t\t     c)\n\t\ty();\n'
+
+
+@pytest.mark.parametrize('src, line, col', [
+	('\tfoo(a);\n', 1, 1),            # not an if
+	('\tdiff (a);\n', 1, 3),          # inside an identifier
+	('\tif (a;\n', 1, 1),             # unbalanced
+	('\tif (a)\n', 3, 1),             # past the end
+])
+def test_wrong_position_is_an_error(src, line, col):
+	with pytest.raises(RewriteError):
+		convert_if(src, line, col)

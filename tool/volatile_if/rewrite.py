@@ -1,0 +1,129 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Rewrite: turn the `if` of a site into `volatile_if`, in the text.
+
+spatch gives the position of the `if` keyword; the change is made here, in
+the source text, so that nothing else moves: the condition keeps its words
+and line breaks, and the lines that continue it move right by the width of
+"volatile_", which keeps them aligned with the open parenthesis as
+checkpatch wants.  Input: source text and positions; output: source text.
+"""
+
+import re
+from typing import Iterable, List, Tuple
+
+PREFIX = 'volatile_'
+_IDENT = re.compile(r'\w')
+
+
+class RewriteError(Exception):
+	pass
+
+
+def width(text: str) -> int:
+	"""Visual width of leading whitespace, tabs every 8 columns."""
+	col = 0
+	for ch in text:
+		if ch == '\t':
+			col = (col // 8 + 1) * 8
+		elif ch == ' ':
+			col += 1
+		else:
+			break
+	return col
+
+
+def indent(columns: int) -> str:
+	"""Kernel-style whitespace for @columns: tabs, then spaces."""
+	return '\t' * (columns // 8) + ' ' * (columns % 8)
+
+
+def condition_end(lines: List[str], row: int, col: int) -> Tuple[int, int]:
+	"""(row, col) of the parenthesis closing the condition of the `if`
+	at lines[row][col], skipping comments, strings and character
+	constants; lines end with their newline."""
+	depth = 0
+	i, j = row, col + 2
+	in_comment = False
+	while i < len(lines):
+		text = lines[i]
+		while j < len(text):
+			two = text[j:j + 2]
+			if in_comment:
+				if two == '*/':
+					in_comment = False
+					j += 1
+			elif two == '/*':
+				in_comment = True
+				j += 1
+			elif two == '//':
+				break
+			elif text[j] in '"\'':
+				quote, j = text[j], j + 1
+				while j < len(text) and text[j] != quote:
+					j += 2 if text[j] == '\\' else 1
+			elif text[j] == '(':
+				depth += 1
+			elif text[j] == ')':
+				depth -= 1
+				if depth == 0:
+					return i, j
+			elif depth == 0 and not text[j].isspace() and text[j] != '\\':
+				raise RewriteError(f'line {row + 1}: no condition after if')
+			j += 1
+		i, j = i + 1, 0
+	raise RewriteError(f'line {row + 1}: unbalanced condition')
+
+
+_BACKSLASH = re.compile(r'^(.*?\S)[ \t]+\\\n$')
+
+
+def _keep_backslash(old: str, new: str) -> str:
+	"""In a macro, keep the backslash that ends @old in its column in
+	@new, or one space after the text where the text has grown past it."""
+	m_old, m_new = _BACKSLASH.match(old), _BACKSLASH.match(new)
+	if not (m_old and m_new):
+		return new
+	column = len(old[:old.rindex('\\')].expandtabs(8))
+	body = m_new.group(1)
+	start = len(body.expandtabs(8))
+	if start >= column:
+		return body + ' \\\n'
+	fill, col = '', start
+	while (col // 8 + 1) * 8 <= column:
+		fill += '\t'
+		col = (col // 8 + 1) * 8
+	return body + fill + ' ' * (column - col) + '\\\n'
+
+
+def convert_if(source: str, line: int, col: int) -> str:
+	"""@source with the `if` at @line (1-based), @col (0-based) turned into
+	volatile_if.  A site already converted is left as it is."""
+	lines = source.splitlines(keepends=True)
+	row = line - 1
+	if not 0 <= row < len(lines):
+		raise RewriteError(f'line {line}: past the end of the file')
+	text = lines[row]
+	if PREFIX + 'if' in (text[col:col + len(PREFIX) + 2],
+			     text[max(col - len(PREFIX), 0):col + 2]):
+		return source
+	if text[col:col + 2] != 'if' or \
+	   (col and _IDENT.match(text[col - 1])) or \
+	   (col + 2 < len(text) and _IDENT.match(text[col + 2])):
+		raise RewriteError(f'line {line}, column {col}: expected "if", '
+				   f'found {text.strip()!r}')
+	end_row, _ = condition_end(lines, row, col)
+	lines[row] = _keep_backslash(text, text[:col] + PREFIX + text[col:])
+	for i in range(row + 1, end_row + 1):
+		body = lines[i].lstrip(' \t')
+		if body.strip():
+			lines[i] = _keep_backslash(
+				lines[i], indent(width(lines[i]) + len(PREFIX)) + body)
+	return ''.join(lines)
+
+
+def convert_all(source: str, positions: Iterable[Tuple[int, int]]) -> str:
+	"""Convert several sites of one file; later lines first, so that the
+	positions of the earlier ones still hold."""
+	for line, col in sorted(set(positions), reverse=True):
+		source = convert_if(source, line, col)
+	return source
