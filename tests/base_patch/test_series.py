@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """base-patch/ applies to the pristine tree and is clean by checkpatch."""
 
-import email
 import subprocess
 
 import pytest
@@ -9,11 +8,6 @@ import pytest
 from volatile_if import checkpatch, common, tree
 
 BASE = tree.series(common.BASE_PATCH)
-
-
-def subject(patch):
-	msg = email.message_from_bytes(patch.read_bytes())
-	return ' '.join(msg['Subject'].split()).removeprefix('[PATCH] ')
 
 
 def test_series_file_lists_every_patch():
@@ -28,7 +22,7 @@ def test_applies_with_git_am(test_tree):
 	log = subprocess.run(['git', '-C', test_tree, 'log', '--reverse',
 			      '--format=%s', 'pristine..HEAD'], check=True,
 			     capture_output=True, text=True).stdout.splitlines()
-	assert log[:len(BASE)] == [subject(p) for p in BASE]
+	assert log[:len(BASE)] == [tree.subject(p) for p in BASE]
 
 
 @pytest.mark.parametrize('patch', BASE, ids=lambda p: p.name[:4])

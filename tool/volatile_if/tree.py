@@ -2,8 +2,10 @@
 """Kernel trees: checking them, and scratch worktrees with patch series on
 top of the pristine source that scripts/setup committed."""
 
+import email
 import hashlib
 import os
+import re
 from pathlib import Path
 from typing import Iterable, List
 
@@ -54,6 +56,12 @@ def series(directory: Path) -> List[Path]:
 		return [directory / n for n in names if n]
 	return sorted(p for p in directory.glob('[0-9]*.patch')
 		      if not p.name.startswith('0000-'))
+
+
+def subject(patch: Path) -> str:
+	"""The subject of a git format-patch file, without [PATCH ...]."""
+	msg = email.message_from_bytes(patch.read_bytes())
+	return re.sub(r'^\[PATCH[^]]*\] ', '', ' '.join(msg['Subject'].split()))
 
 
 def am(tree: Path, patches: Iterable[Path]) -> None:

@@ -1,0 +1,176 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Convert: scan -> rewrite -> series on a scratch worktree of a tree.
+
+Input: a kernel tree (clean), the base patch, the reviewed-sites list.
+Output: branches volatile-if/base and volatile-if/convert in that tree's
+repository, and the patch series in an output directory.  The user's own
+checkout, branch and files are never touched.
+"""
+
+import hashlib
+import os
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, List, Sequence, Tuple
+
+from . import rewrite, scan, series, tree
+from .common import BASE_PATCH, REPO, Error, progress, run
+
+REVIEWED = REPO / 'tool' / 'reviewed-sites'
+DEFAULT_IDENTITY = ('volatile-if maintainers '
+		    '<maintainers@users.noreply.a-seed-fc23c563.example>')
+# Every commit gets this date, so the same tree gives the same series.
+DATE = '2026-12-03T00:00:00+0000'
+BASE_BRANCH = 'volatile-if/base'
+BRANCH = 'volatile-if/convert'
+
+
+def read_reviewed(path: Path = REVIEWED) -> Dict[Tuple[str, str, str], str]:
+	"""(file, function, idiom) -> reason, from lines
+	'file:function idiom reason' ('#' starts a comment)."""
+	accepted = {}
+	for n, line in enumerate(path.read_text().splitlines(), 1):
+		line = line.split('#', 1)[0].strip()
+		if not line:
+			continue
+		m = re.fullmatch(r'(\S+):(\w+)\s+([a-z-]+)\s+(.+)', line)
+		if not m or m.group(3) not in scan.IDIOMS:
+			raise Error(f'{path}:{n}: expected "file:function idiom reason"')
+		accepted[m.group(1), m.group(2), m.group(3)] = m.group(4).strip()
+	return accepted
+
+
+def has_volatile_if(worktree: Path) -> bool:
+	barrier = worktree / 'include/asm-generic/barrier.h'
+	return '#define volatile_if(' in barrier.read_text(errors='replace')
+
+
+def worktree_for(kernel: Path) -> Path:
+	digest = hashlib.sha1(str(kernel).encode()).hexdigest()[:8]
+	return tree.WORK / f'convert-{kernel.name}-{digest}'
+
+
+def prepare(kernel: Path) -> Tuple[Path, str]:
+	"""A scratch worktree of @kernel at its HEAD plus base-patch (unless
+	HEAD has it already), on a fresh branch volatile-if/convert.  Returns
+	the worktree and the base commit."""
+	head = tree.git(kernel, 'rev-parse', 'HEAD').strip()
+	checked_out = tree.git(kernel, 'worktree', 'list', '--porcelain')
+	wt = worktree_for(kernel)
+	for branch in (BASE_BRANCH, BRANCH):
+		for block in checked_out.split('\n\n'):
+			if f'branch refs/heads/{branch}\n' in block + '\n' and \
+			   f'worktree {wt}\n' not in block + '\n':
+				where = block.split('\n')[0].split(' ', 1)[1]
+				raise Error(f'branch {branch} is checked out in {where}: '
+					    'check out another branch there first')
+	if (wt / '.git').exists():
+		gitdir = Path(tree.git(wt, 'rev-parse', '--absolute-git-dir').strip())
+		if (gitdir / 'rebase-apply').exists():
+			tree.git(wt, 'am', '--abort')
+		tree.git(wt, 'checkout', '-q', '-f', '--detach', head)
+	else:
+		tree.WORK.mkdir(parents=True, exist_ok=True)
+		tree.git(kernel, 'worktree', 'prune')
+		progress(f'[convert] checking out a scratch worktree in {wt}')
+		tree.git(kernel, 'worktree', 'add', '-q', '--detach', str(wt), head)
+	if not has_volatile_if(wt):
+		progress('[convert] applying base-patch')
+		tree.am(wt, tree.series(BASE_PATCH))
+	tree.git(wt, 'branch', '-f', BASE_BRANCH, 'HEAD')
+	tree.git(wt, 'checkout', '-q', '-B', BRANCH)
+	return wt, tree.git(wt, 'rev-parse', 'HEAD').strip()
+
+
+def _function_text(source: str, line: int) -> str:
+	"""Up to 200 lines of @source before @line: enough to find where a
+	variable of the condition was loaded."""
+	lines = source.splitlines()
+	return '\n'.join(lines[max(0, line - 200):line])
+
+
+def conversions(worktree: Path, sites: Sequence[scan.Site],
+		reviewed: Dict[Tuple[str, str, str], str]) -> Tuple[List[series.Conversion], List[scan.Site]]:
+	"""Split @sites into those to convert (action convert, or accepted in
+	@reviewed) and those left for review."""
+	convert, review = [], []
+	for s in sites:
+		reason = reviewed.get((s.file, s.function, s.idiom), '')
+		if s.action != 'convert' and not reason:
+			review.append(s)
+			continue
+		source = (worktree / s.file).read_text()
+		lines = source.splitlines(keepends=True)
+		end_row, end_col = rewrite.condition_end(lines, s.line - 1, s.column)
+		text = ''.join(lines[s.line - 1:end_row + 1])
+		start = lines[s.line - 1].index('(', s.column)
+		cond = text[start + 1:len(text) - len(lines[end_row]) + end_col]
+		cond = ' '.join(cond.split())
+		convert.append(series.Conversion(
+			s, cond, series.find_load(cond, _function_text(source, s.line)),
+			reason))
+	return convert, review
+
+
+def apply(worktree: Path, convert: Sequence[series.Conversion]) -> None:
+	by_file: Dict[str, list] = {}
+	for c in convert:
+		by_file.setdefault(c.site.file, []).append((c.site.line, c.site.column))
+	for name, positions in sorted(by_file.items()):
+		path = worktree / name
+		try:
+			path.write_text(rewrite.convert_all(path.read_text(), positions))
+		except rewrite.RewriteError as e:
+			raise Error(f'{name}: {e}') from None
+
+
+@dataclass
+class Result:
+	worktree: Path
+	patches: List[Path]
+	converted: List[series.Conversion]
+	review: List[scan.Site]
+	scan: scan.ScanResult
+
+
+def convert(kernel: Path, out: Path, identity: str = DEFAULT_IDENTITY,
+	    jobs: int = 2) -> Result:
+	kernel = tree.kernel_tree(kernel)
+	if tree.is_dirty(kernel):
+		raise Error(f'{kernel} has uncommitted changes: commit or stash '
+			    'them first (nothing was changed)')
+	out = Path(out).resolve()
+	parent = out if out.is_dir() else out.parent
+	if not os.access(parent, os.W_OK):
+		raise Error(f'{out} is not writable: pass --out DIR')
+	env = dict(os.environ, **series.identity_env(identity, DATE))
+	reviewed = read_reviewed()
+	wt, base = prepare(kernel)
+	result = scan.scan(wt, jobs=jobs)
+	convert_, review = conversions(wt, result.sites, reviewed)
+	progress(f'[convert] {len(convert_)} sites to convert, {len(review)} '
+		 'left for review')
+	apply(wt, convert_)
+	for prefix, group in series.group(convert_).items():
+		series.commit(wt, prefix, group, env, identity)
+	base_subject = tree.subject(tree.series(BASE_PATCH)[0])
+	# Write next to @out, then swap, so an interrupted run leaves @out alone.
+	out.parent.mkdir(parents=True, exist_ok=True)
+	staging = Path(tempfile.mkdtemp(prefix='.volatile-if-', dir=out.parent))
+	try:
+		patches = series.format_patches(
+			wt, base, staging, env,
+			series.cover_letter(convert_, review, base_subject))
+		out.mkdir(exist_ok=True)
+		for old in out.glob('*.patch'):
+			old.unlink()
+		final = []
+		for p in patches:
+			final.append(out / p.name)
+			shutil.move(p, final[-1])
+	finally:
+		shutil.rmtree(staging, ignore_errors=True)
+	return Result(wt, final, convert_, review, result)

@@ -1,0 +1,194 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Scan: run every semantic patch of cocci/ over a tree or over files, and
+return the sites they report.
+
+Input: a root directory and, optionally, the files below it to look at.
+Output: Site records (and the files spatch could not fully parse).
+
+Every rule file is concatenated into one semantic patch, so each C file is
+parsed once for all rules, and spatch's own token prefilter skips the files
+none of the rules can match.  The files go to spatch in chunks run in
+parallel, so that progress shows and a file that crashes spatch costs only
+itself.
+"""
+
+import re
+import subprocess
+import tempfile
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Sequence
+
+from .common import COCCI, Error, progress, require
+
+IDIOMS = ('acquire-in-branch', 'acquire-early-exit', 'acquire-loop-exit',
+	  'orphan-acquire', 'hoisted-store-hazard', 'documented-ctrl-dep')
+MACRO_FILE = COCCI / 'volatile_if.h'
+CHUNK = 40
+
+# <file>:<line>:<col>-<colend>: [<idiom>] <action>/<confidence>: <fn>(): <text>
+_REPORT = re.compile(r'^(?P<file>[^:\s][^:]*):(?P<line>\d+):(?P<column>\d+)-\d+: '
+		     r'\[(?P<idiom>[a-z-]+)\] (?P<action>convert|report)/'
+		     r'(?P<confidence>high|medium|low): (?P<function>[^()\s]*)\(\): '
+		     r'(?P<message>.*)$')
+_HANDLING = re.compile(r'^HANDLING: (.*)$')
+
+
+@dataclass(frozen=True, order=True)
+class Site:
+	file: str          # relative to the scanned root
+	line: int
+	column: int        # 0-based, of the if (or loop, barrier) reported
+	function: str
+	idiom: str
+	action: str        # convert | report
+	confidence: str    # high | medium | low
+	message: str
+
+	def json(self) -> dict:
+		return asdict(self)
+
+	def text(self) -> str:
+		return f'{self.file}:{self.line}: [{self.idiom}] {self.message}'
+
+
+@dataclass
+class ScanResult:
+	root: Path
+	sites: List[Site]
+	files: int                       # files handed to spatch
+	parse_errors: Dict[str, int]     # file -> lines spatch could not parse
+	failures: Dict[str, str]         # file -> why spatch failed on it
+
+	def json(self) -> dict:
+		counts = {i: sum(1 for s in self.sites if s.idiom == i) for i in IDIOMS}
+		return {'root': str(self.root), 'files': self.files,
+			'counts': counts,
+			'sites': [s.json() for s in self.sites],
+			'parse_errors': self.parse_errors,
+			'failures': self.failures}
+
+
+def semantic_patch(cocci_dir: Path = COCCI) -> str:
+	"""Every .cocci file of @cocci_dir as one semantic patch.  Their rule
+	names are unique across files; the virtual and #spatch lines they all
+	repeat are kept once."""
+	files = sorted(cocci_dir.glob('*.cocci'))
+	if not files:
+		raise Error(f'no .cocci files in {cocci_dir}')
+	seen, out = set(), []
+	for f in files:
+		for line in f.read_text().splitlines():
+			if line.startswith(('virtual ', '#spatch ')):
+				if line in seen:
+					continue
+				seen.add(line)
+			out.append(line)
+		out.append('')
+	return '\n'.join(out)
+
+
+def parse_report(output: str, root: Path) -> (List[Site], Dict[str, int]):
+	"""Sites and parse errors out of spatch -D report --quiet output."""
+	sites, bad, current = [], {}, None
+	for line in output.splitlines():
+		m = _REPORT.match(line)
+		if m:
+			d = m.groupdict()
+			sites.append(Site(_relative(d['file'], root), int(d['line']),
+					  int(d['column']), d['function'], d['idiom'],
+					  d['action'], d['confidence'], d['message']))
+			continue
+		m = _HANDLING.match(line)
+		if m:
+			current = _relative(m.group(1).strip(), root)
+		elif line.startswith('BAD:!!!!!') and current:
+			bad[current] = bad.get(current, 0) + 1
+	return sites, bad
+
+
+def _relative(path: str, root: Path) -> str:
+	p = Path(path)
+	if p.is_absolute():
+		try:
+			return str(p.relative_to(root))
+		except ValueError:
+			return path
+	return str(Path(path))
+
+
+def candidate_files(root: Path, paths: Sequence[Path] = ()) -> List[str]:
+	"""The .c and .h files to scan, relative to @root: those below each of
+	@paths, or the whole of @root."""
+	found = set()
+	for base in paths or [root]:
+		base = Path(base).resolve()
+		if not base.exists():
+			raise Error(f'{base}: no such file or directory')
+		if base.is_file():
+			found.add(base)
+		else:
+			found.update(p for p in base.rglob('*.[ch]') if p.is_file())
+	return sorted(str(_relative(str(p), root)) for p in found)
+
+
+def _spatch(sp_file: Path, root: Path, files: Sequence[str]) -> str:
+	with tempfile.NamedTemporaryFile('w', suffix='.groups') as groups:
+		# One group per file: files are independent.
+		groups.write('\n\n'.join(files) + '\n')
+		groups.flush()
+		proc = subprocess.run(
+			['spatch', '--sp-file', str(sp_file), '-D', 'report',
+			 '--no-show-diff', '--quiet', '--parse-error-msg',
+			 '--include-headers',
+			 '--no-includes', '--macro-file', str(MACRO_FILE),
+			 '--file-groups', groups.name],
+			cwd=root, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+			stderr=subprocess.STDOUT, text=True, errors='replace')
+	if proc.returncode:
+		raise Error('spatch failed', proc.stdout[-2000:])
+	return proc.stdout
+
+
+def scan(root: Path, files: Optional[Iterable[str]] = None, jobs: int = 2,
+	 cocci_dir: Path = COCCI, quiet: bool = False) -> ScanResult:
+	"""Run the rules of @cocci_dir on @files (relative to @root; default:
+	every .c and .h file below it)."""
+	require('spatch', 'coccinelle')
+	root = Path(root).resolve()
+	files = list(files) if files is not None else candidate_files(root)
+	chunks = [files[i:i + CHUNK] for i in range(0, len(files), CHUNK)]
+	sites, parse_errors, failures = [], {}, {}
+	with tempfile.TemporaryDirectory() as tmp:
+		sp_file = Path(tmp) / 'volatile-if.cocci'
+		sp_file.write_text(semantic_patch(cocci_dir))
+
+		def run_chunk(chunk):
+			try:
+				return [(chunk, _spatch(sp_file, root, chunk), None)]
+			except Error:
+				if len(chunk) == 1:
+					raise
+			# Find the file that breaks spatch; keep the others.
+			out = []
+			for f in chunk:
+				try:
+					out.append(([f], _spatch(sp_file, root, [f]), None))
+				except Error as e:
+					out.append(([f], '', e.details.strip().splitlines()[-1:]))
+			return out
+
+		with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+			futures = [pool.submit(run_chunk, c) for c in chunks]
+			for done, future in enumerate(as_completed(futures), 1):
+				for chunk, output, failure in future.result():
+					if failure is not None:
+						failures[chunk[0]] = ' '.join(failure) or 'spatch failed'
+						continue
+					s, bad = parse_report(output, root)
+					sites += s
+					parse_errors.update(bad)
+				if not quiet and (done % 10 == 0 or done == len(chunks)):
+					progress(f'[scan {done}/{len(chunks)}] {len(sites)} sites')
+	return ScanResult(root, sorted(set(sites)), len(files), parse_errors, failures)

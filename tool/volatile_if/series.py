@@ -1,0 +1,265 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Series: turn converted sites into one commit per subsystem and write
+them out with git format-patch and a cover letter.
+
+Input: a worktree on the branch to commit to, the sites to convert, the
+report-only sites left for review.  Output: a directory of patches.
+"""
+
+import re
+import subprocess
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, List, Sequence, Tuple
+
+from .common import Error, run
+from .scan import Site
+
+# The subject prefix the kernel uses for a path: the first entry whose
+# path prefix matches; {stem} is the file name without its extension.
+PREFIXES: Sequence[Tuple[str, str]] = (
+	('include/linux/refcount.h', 'locking/refcount'),
+	('kernel/locking/', 'locking/{stem}'),
+	('kernel/sched/', 'sched/{stem}'),
+	('kernel/events/', 'perf/{stem}'),
+	('net/netfilter/nf_conntrack', 'netfilter: conntrack'),
+	('include/net/netfilter/nf_conntrack', 'netfilter: conntrack'),
+	('ipc/', 'ipc/{stem}'),
+	('mm/', 'mm/{stem}'),
+	('fs/', 'fs/{stem}'),
+	('kernel/', '{stem}'),
+	('lib/', 'lib/{stem}'),
+)
+
+# What each idiom relies on, for the commit message.
+WHY = {
+	'acquire-in-branch':
+		'smp_acquire__after_ctrl_dep() in its branch builds an ACQUIRE on '
+		'that control dependency',
+	'acquire-early-exit':
+		'the code after it, starting with smp_acquire__after_ctrl_dep(), '
+		'runs only once it has not left early, and builds an ACQUIRE on '
+		'that control dependency',
+	'acquire-loop-exit':
+		'it leaves the loop, and smp_acquire__after_ctrl_dep() after the '
+		'loop builds an ACQUIRE on that control dependency',
+	'documented-ctrl-dep':
+		'the comment next to it says that the stores after it are ordered '
+		'by this control dependency, with no barrier to back it',
+}
+
+_MARKED = re.compile(r'\b(READ_ONCE|atomic(?:64|_long)?_read(?:_acquire)?|'
+		     r'smp_load_acquire|local_read|atomic\w*_(?:inc|dec|sub|add)'
+		     r'\w*_return\w*|\w*test_and_\w+)\s*\(')
+
+
+def subject_prefix(path: str) -> str:
+	stem = Path(path).stem
+	for prefix, subject in PREFIXES:
+		if path.startswith(prefix):
+			return subject.format(stem=stem)
+	return f'{Path(path).parts[0]}/{stem}'
+
+
+@dataclass(frozen=True)
+class Conversion:
+	"""A site to convert, and what the rewrite found there."""
+	site: Site
+	condition: str         # the condition, on one line
+	load: str              # the marked load it depends on, or ''
+	reason: str = ''       # why a reviewer accepted a report-only site
+
+
+def _balanced(text: str, start: int) -> str:
+	depth = 0
+	for i in range(start, len(text)):
+		depth += {'(': 1, ')': -1}.get(text[i], 0)
+		if depth == 0 and text[i] == ')':
+			return text[start:i + 1]
+	return text[start:]
+
+
+def find_load(condition: str, function_text: str) -> str:
+	"""The marked load the @condition depends on: one inside it, else the
+	one assigned to a variable of it in @function_text."""
+	m = _MARKED.search(condition)
+	if m:
+		return m.group(1) + _balanced(condition, m.end() - 1)
+	for var in re.findall(r'\b([A-Za-z_]\w*)\b', condition):
+		m = re.search(rf'\b{re.escape(var)}\s*=\s*(?={_MARKED.pattern})',
+			      function_text)
+		if m:
+			call = _MARKED.match(function_text, m.end())
+			return f'{var} = {call.group(1)}{_balanced(function_text, call.end() - 1)}'
+	return ''
+
+
+def group(conversions: Sequence[Conversion]) -> 'OrderedDict[str, List[Conversion]]':
+	"""Conversions by subject prefix, in path order."""
+	groups: 'OrderedDict[str, List[Conversion]]' = OrderedDict()
+	for c in sorted(conversions, key=lambda c: (c.site.file, c.site.line)):
+		groups.setdefault(subject_prefix(c.site.file), []).append(c)
+	return groups
+
+
+def _functions(conversions: Sequence[Conversion]) -> str:
+	names = list(OrderedDict.fromkeys(f'{c.site.function}()' for c in conversions))
+	if len(names) == 1:
+		return names[0]
+	return ', '.join(names[:-1]) + ' and ' + names[-1]
+
+
+def _wrap(text: str, width: int = 72) -> str:
+	words, lines, line = text.split(), [], ''
+	for w in words:
+		if line and len(line) + 1 + len(w) > width:
+			lines.append(line)
+			line = w
+		else:
+			line = f'{line} {w}' if line else w
+	return '\n'.join(lines + [line])
+
+
+def message(prefix: str, conversions: Sequence[Conversion], identity: str) -> str:
+	"""The commit message for one subsystem's conversions."""
+	many = len(conversions) > 1
+	subject = (f'{prefix}: Use volatile_if() for the control '
+		   f'dependenc{"ies" if many else "y"} in {_functions(conversions)}')
+	if len(subject) > 75:
+		subject = (f'{prefix}: Use volatile_if() for '
+			   f'{len(conversions) if many else "a"} control '
+			   f'dependenc{"ies" if many else "y"}')
+	paragraphs = []
+	for c in conversions:
+		load = f', which depends on {c.load}' if c.load else ''
+		text = (f'In {c.site.function}(), the branch on "{c.condition}"'
+			f'{load}, orders the stores after it: {WHY[c.site.idiom]} '
+			f'({c.site.idiom}).')
+		if c.reason:
+			text += f' Reviewed: {c.reason}.'
+		paragraphs.append(_wrap(text))
+	rules = sorted({f'cocci/{c.site.idiom}.cocci' for c in conversions})
+	paragraphs.append(_wrap(
+		'Compilers know nothing of control dependencies: they may turn '
+		'such a branch into a conditional select, or lift a store that '
+		'both branches make above it, and the ordering is gone.  '
+		f'volatile_if() keeps {"these branches" if many else "the branch"} '
+		'in the machine code and is a compiler barrier; '
+		'smp_acquire__after_ctrl_dep(), where there is one, stays where '
+		'it is for the LOAD->LOAD half of the ACQUIRE.'))
+	paragraphs.append(_wrap(f'Generated by tool/volatile-if with '
+				f'{", ".join(rules)}.'))
+	return f'{subject}\n\n' + '\n\n'.join(paragraphs) + \
+		f'\n\nSigned-off-by: {identity}\n'
+
+
+def identity_env(identity: str, date: str) -> Dict[str, str]:
+	m = re.fullmatch(r'\s*(.+?)\s*<([^<>\s]+@[^<>\s]+)>\s*', identity)
+	if not m:
+		raise Error(f'identity {identity!r} is not "Name <email>": '
+			    'fix --identity')
+	name, email = m.groups()
+	return {'GIT_AUTHOR_NAME': name, 'GIT_AUTHOR_EMAIL': email,
+		'GIT_COMMITTER_NAME': name, 'GIT_COMMITTER_EMAIL': email,
+		'GIT_AUTHOR_DATE': date, 'GIT_COMMITTER_DATE': date}
+
+
+def maintainers(tree: Path, patches: Sequence[Path]) -> Tuple[List[str], List[str]]:
+	"""(To, Cc) for @patches from scripts/get_maintainer.pl --no-git:
+	maintainers and supporters to, reviewers and lists cc; the patch's
+	own signers are not asked."""
+	out = run(['perl', 'scripts/get_maintainer.pl', '--no-git',
+		   *[str(p) for p in patches]], cwd=tree,
+		  what='scripts/get_maintainer.pl').stdout
+	to, cc = [], []
+	for line in out.splitlines():
+		m = re.match(r'^(.*?) \((\w+)', line)
+		if not m or m.group(2) in ('commit_signer', 'authored', 'added_lines'):
+			continue
+		(to if m.group(2) in ('maintainer', 'supporter') else cc).append(m.group(1))
+	return to, cc
+
+
+def _headers(field: str, addresses: Sequence[str]) -> str:
+	if not addresses:
+		return ''
+	return f'{field}: ' + ',\n    '.join(addresses) + '\n'
+
+
+def add_recipients(patch: Path, to: Sequence[str], cc: Sequence[str]) -> None:
+	"""Put To: and Cc: after the Subject: header (and its folded lines)."""
+	head, sep, body = patch.read_text().partition('\n\n')
+	lines = head.split('\n')
+	i = next(n for n, l in enumerate(lines) if l.startswith('Subject:')) + 1
+	while i < len(lines) and lines[i][:1] in (' ', '\t'):
+		i += 1
+	extra = (_headers('To', to) + _headers('Cc', cc)).rstrip('\n')
+	if extra:
+		lines.insert(i, extra)
+	patch.write_text('\n'.join(lines) + sep + body)
+
+
+def commit(worktree: Path, prefix: str, conversions: Sequence[Conversion],
+	   env: Dict[str, str], identity: str) -> None:
+	files = sorted({c.site.file for c in conversions})
+	run(['git', '-C', worktree, 'add', '-f', '--', *files], env=env)
+	proc = subprocess.run(['git', '-C', str(worktree), 'commit', '-q', '-F', '-'],
+			      input=message(prefix, conversions, identity),
+			      text=True, env=env, capture_output=True)
+	if proc.returncode:
+		raise Error(f'git commit for {prefix} failed', proc.stdout + proc.stderr)
+
+
+def cover_letter(conversions: Sequence[Conversion], review: Sequence[Site],
+		 base_subject: str) -> Tuple[str, str]:
+	"""(subject, body) of the cover letter."""
+	n = len(conversions)
+	body = [_wrap(
+		f'These patches convert the {n} control dependencies that the '
+		'semantic patches of cocci/ find in this tree to volatile_if(), so '
+		'that the compiler can neither drop the conditional branch they '
+		'rely on nor lift stores out of it.  They depend on the series '
+		f'that adds volatile_if(), starting with "{base_subject}".'),
+		'Converted:', '']
+	for c in sorted(conversions, key=lambda c: (c.site.file, c.site.line)):
+		body.append(f'  {c.site.file}:{c.site.line} {c.site.function}() '
+			    f'[{c.site.idiom}]')
+	body += ['', _wrap(
+		'Left for review: the rules report these sites but do not convert '
+		'them; each needs a person to decide.'), '']
+	for s in sorted(review):
+		body.append(f'  {s.file}:{s.line} {s.function}() [{s.idiom}]')
+		body.append('      ' + _wrap(s.message, 66).replace('\n', '\n      '))
+	if not review:
+		body.append('  (none)')
+	body += ['', _wrap('Generated by tool/volatile-if scan and convert; '
+			   'checked with checkpatch.pl --strict, sparse, cross-builds '
+			   'for x86_64, arm64, arm, powerpc, s390, sparc64 and riscv, '
+			   'and boots under QEMU.')]
+	return ('Use volatile_if() for the control dependencies the kernel '
+		'relies on', '\n'.join(body))
+
+
+def format_patches(worktree: Path, base: str, out: Path, env: Dict[str, str],
+		   cover: Tuple[str, str]) -> List[Path]:
+	"""git format-patch base..HEAD with a cover letter into @out (a new,
+	empty directory), recipients from get_maintainer.pl."""
+	run(['git', '-C', worktree, 'format-patch', '-q', '--cover-letter',
+	     '--no-signature', '--zero-commit', '-o', out, f'{base}..HEAD'],
+	    env=env, what='git format-patch')
+	patches = sorted(out.glob('*.patch'))
+	letter, numbered = patches[0], patches[1:]
+	subject, body = cover
+	letter.write_text(letter.read_text()
+			  .replace('*** SUBJECT HERE ***', subject)
+			  .replace('*** BLURB HERE ***', body))
+	everyone_to, everyone_cc = [], []
+	for p in numbered:
+		to, cc = maintainers(worktree, [p])
+		add_recipients(p, to, cc)
+		everyone_to += [a for a in to if a not in everyone_to]
+		everyone_cc += [a for a in cc if a not in everyone_cc]
+	add_recipients(letter, everyone_to,
+		       [a for a in everyone_cc if a not in everyone_to])
+	return patches
