@@ -75,8 +75,30 @@ identifier LD = {READ_ONCE, atomic_read, atomic_long_read, atomic64_read,
 
 LD(...)
 
+// Ifs with an else whose condition has a marked load, or a local variable
+// that holds one (not reassigned in between).
+@hsh_cand depends on hsh_tok disable neg_if, drop_else exists@
+identifier LD = {READ_ONCE, atomic_read, atomic_long_read, atomic64_read,
+                 local_read, local64_read, refcount_read, kref_read,
+                 rcu_dereference, rcu_dereference_raw, rcu_access_pointer};
+position p, e;
+local idexpression v;
+expression C, E;
+statement S1, S2;
+@@
+
+(
+if (volatile_cond(...)) S1 else S2
+|
+if@p (\(C@e \& <+... LD(...) ...+>\)) S1 else S2
+|
+v = LD(...);
+... when != v = E
+if@p (\(C@e \& <+... v ...+>\)) S1 else S2
+)
+
 // Stores to local variables do not count.
-@hsh_local depends on hsh_tok@
+@hsh_local depends on hsh_cand@
 local idexpression L;
 expression V;
 position lp;
@@ -84,20 +106,18 @@ position lp;
 
 L@lp = V
 
-// Ifs whose two branches perform the same store.
-@hsh_if depends on hsh_tok disable neg_if, drop_else exists@
+// ... whose two branches perform the same store.  The positions are copied
+// (q, f) for the reporting rules.
+@hsh_if disable neg_if, drop_else exists@
 identifier ST = {WRITE_ONCE, atomic_set, atomic_long_set, atomic64_set,
                  local_set, local64_set};
 expression C, X, V;
-position p, e;
+position hsh_cand.p, hsh_cand.e, q, f;
 position s1 != hsh_local.lp, s2 != hsh_local.lp;
-statement S1, S2;
 @@
 
 (
-if (volatile_cond(...)) S1 else S2
-|
-if@p (C@e) {
+if@p@q (C@e@f) {
   ... when any
   ST@s1(X, V);
   ... when any
@@ -107,7 +127,7 @@ if@p (C@e) {
   ... when any
 }
 |
-if@p (C@e) {
+if@p@q (C@e@f) {
   ... when any
   X@s1 = V;
   ... when any
@@ -119,34 +139,14 @@ if@p (C@e) {
 )
 
 @script:python hsh_collect@
-p << hsh_if.p;
+p << hsh_if.q;
 s << hsh_if.s1;
 @@
 
 hsh_stores.setdefault(hsh_key(p[0]), hsh_store(s[0]))
 
-// ... whose condition has a marked load, or a local variable that holds
-// one.  The positions are copied (q, f, t) for the reporting rules.
-@hsh_match disable neg_if, drop_else exists@
-identifier LD = {READ_ONCE, atomic_read, atomic_long_read, atomic64_read,
-                 local_read, local64_read, refcount_read, kref_read,
-                 rcu_dereference, rcu_dereference_raw, rcu_access_pointer};
-position hsh_if.p, hsh_if.e, q, f;
-local idexpression v;
-expression C, E;
-statement S1, S2;
-@@
-
-(
-if@p@q (\(C@e@f \& <+... LD(...) ...+>\)) S1 else S2
-|
-v = LD(...);
-... when != v = E
-if@p@q (\(C@e@f \& <+... v ...+>\)) S1 else S2
-)
-
 @hsh_ctx depends on context && !org && !report@
-position hsh_match.q;
+position hsh_if.q;
 expression C;
 statement S1, S2;
 @@
@@ -155,15 +155,15 @@ statement S1, S2;
   S1 else S2
 
 @script:python hsh_org depends on org@
-p << hsh_match.q;
-e << hsh_match.f;
+p << hsh_if.q;
+e << hsh_if.f;
 @@
 
 coccilib.org.print_todo(p[0], hsh_msg(p[0], e[0]))
 
 @script:python hsh_report depends on report@
-p << hsh_match.q;
-e << hsh_match.f;
+p << hsh_if.q;
+e << hsh_if.f;
 @@
 
 coccilib.report.print_report(p[0], hsh_msg(p[0], e[0]))
