@@ -57,6 +57,7 @@ import re
 dcd_re = re.compile(r"control[\s-]*dependen|ctrl[\s_-]*dep", re.I)
 dcd_done = set()
 dcd_outer = set()
+dcd_barred = set()
 
 def dcd_says(text):
     text = text.replace("smp_acquire__after_ctrl_dep", "")
@@ -70,7 +71,7 @@ def dcd_ca(c):
 
 def dcd_emit(out, p, e, where):
     key = (p.file, p.line, p.column)
-    if key in dcd_done or key in dcd_outer:
+    if key in dcd_done or key in dcd_outer or key in dcd_barred:
         return
     dcd_done.add(key)
     out(p, "[documented-ctrl-dep] report/low: %s(): a comment %s says if (%s) "
@@ -88,11 +89,86 @@ identifier LD = {READ_ONCE, atomic_read, atomic_long_read, atomic64_read,
 
 LD(...)
 
-// Ifs that have a barrier, or are converted: other idioms.
-@dcd_bar depends on dcd_tok@
+// The comment is right before the if.
+@dcd_before depends on dcd_tok disable neg_if, drop_else@
+position p;
+position e;
+comments c : script:python () { dcd_cb(c) };
+expression E;
+statement S1, S2;
+@@
+
+(
+if@p@c (E@e) S1 else S2
+|
+if@p@c (E@e) S1
+)
+
+// The comment is at the top of a branch.
+@dcd_top depends on dcd_tok disable neg_if, drop_else@
+position p;
+position e;
+comments c : script:python () { dcd_cb(c) };
+expression E;
+statement S, S2;
+@@
+
+(
+if@p (E@e) { S@c ... } else S2
+|
+if@p (E@e) { S@c ... }
+)
+
+// The comment is right after the whole if statement.
+@dcd_after depends on dcd_tok disable neg_if, drop_else@
+position p;
+position e;
+comments c : script:python () { dcd_ca(c) };
+expression E;
+statement S, S1, S2;
+@@
+
+(
+S@c
+&
+(
+if@p (E@e) S1 else S2
+|
+if@p (E@e) S1
+)
+)
+
+// Leaving ifs inside a commented if that does not leave itself.
+@dcd_inner disable neg_if, drop_else@
+position p = {dcd_before.p, dcd_top.p, dcd_after.p};
+position q;
+position e, op;
+expression E, E2;
+identifier l;
+@@
+
+if@p@op (E) { <+...
+(
+if@q (E2@e) return ...;
+|
+if@q (E2@e) goto l;
+|
+if@q (E2@e) break;
+|
+if@q (E2@e) continue;
+|
+if@q (E2@e) { ... return ...; }
+|
+if@q (E2@e) { ... goto l; }
+)
+...+> }
+
+// Of those, the ifs that have a barrier, or are converted: other idioms.
+// (Checked on the commented ifs only: on every if it is slow.)
+@dcd_bar@
 identifier BAR = {smp_acquire__after_ctrl_dep, smp_rmb, rmb, smp_mb, mb,
                   dma_rmb};
-position bp;
+position bp = {dcd_before.p, dcd_top.p, dcd_after.p, dcd_inner.q};
 expression E;
 statement S1, S2;
 @@
@@ -117,79 +193,11 @@ if@bp (E) S1 else { <+... BAR(); ...+> }
 if@bp (E) { <+... BAR(); ...+> }
 )
 
-// The comment is right before the if.
-@dcd_before depends on dcd_tok disable neg_if, drop_else@
-position p != dcd_bar.bp;
-position e;
-comments c : script:python () { dcd_cb(c) };
-expression E;
-statement S1, S2;
+@script:python dcd_bar_collect@
+bp << dcd_bar.bp;
 @@
 
-(
-if@p@c (E@e) S1 else S2
-|
-if@p@c (E@e) S1
-)
-
-// The comment is at the top of a branch.
-@dcd_top depends on dcd_tok disable neg_if, drop_else@
-position p != dcd_bar.bp;
-position e;
-comments c : script:python () { dcd_cb(c) };
-expression E;
-statement S, S2;
-@@
-
-(
-if@p (E@e) { S@c ... } else S2
-|
-if@p (E@e) { S@c ... }
-)
-
-// The comment is right after the whole if statement.
-@dcd_after depends on dcd_tok disable neg_if, drop_else@
-position p != dcd_bar.bp;
-position e;
-comments c : script:python () { dcd_ca(c) };
-expression E;
-statement S, S1, S2;
-@@
-
-(
-S@c
-&
-(
-if@p (E@e) S1 else S2
-|
-if@p (E@e) S1
-)
-)
-
-// Leaving ifs inside a commented if that does not leave itself.
-@dcd_inner disable neg_if, drop_else@
-position p = {dcd_before.p, dcd_top.p, dcd_after.p};
-position q != dcd_bar.bp;
-position e, op;
-expression E, E2;
-identifier l;
-@@
-
-if@p@op (E) { <+...
-(
-if@q (E2@e) return ...;
-|
-if@q (E2@e) goto l;
-|
-if@q (E2@e) break;
-|
-if@q (E2@e) continue;
-|
-if@q (E2@e) { ... return ...; }
-|
-if@q (E2@e) { ... goto l; }
-)
-...+> }
+dcd_barred.add((bp[0].file, bp[0].line, bp[0].column))
 
 @dcd_ctx depends on context && !org && !report@
 position p = {dcd_before.p, dcd_top.p, dcd_after.p, dcd_inner.q};
@@ -206,7 +214,8 @@ e << dcd_inner.e;
 o << dcd_inner.op;
 @@
 
-dcd_outer.add((o[0].file, o[0].line, o[0].column))
+if (p[0].file, p[0].line, p[0].column) not in dcd_barred:
+    dcd_outer.add((o[0].file, o[0].line, o[0].column))
 dcd_emit(coccilib.org.print_todo, p[0], e[0], "around an enclosing if")
 
 @script:python dcd_org_before depends on org@
@@ -236,7 +245,8 @@ e << dcd_inner.e;
 o << dcd_inner.op;
 @@
 
-dcd_outer.add((o[0].file, o[0].line, o[0].column))
+if (p[0].file, p[0].line, p[0].column) not in dcd_barred:
+    dcd_outer.add((o[0].file, o[0].line, o[0].column))
 dcd_emit(coccilib.report.print_report, p[0], e[0], "around an enclosing if")
 
 @script:python dcd_report_before depends on report@
