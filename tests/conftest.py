@@ -9,7 +9,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / 'tool'))
 
-from volatile_if import arches, common, kbuild, kunit_qemu, tree  # noqa: E402
+from volatile_if import arches, check, common, kunit_qemu, tree  # noqa: E402
 
 
 def _once(make):
@@ -40,11 +40,10 @@ def pristine():
 
 @pytest.fixture(scope='session')
 def test_tree(pristine):
-	"""pristine + base-patch + generated-patches, applied with git am."""
-	patches = (tree.series(common.BASE_PATCH) +
-		   tree.series(common.GENERATED_PATCHES))
+	"""pristine + base-patch + generated-patches, applied with git am: the
+	worktree (and builds) that volatile-if check and boot use too."""
 	try:
-		return tree.scratch_worktree(pristine, 'test', patches)
+		return check.series_tree(pristine, tree.series(common.GENERATED_PATCHES))
 	except common.Error as e:
 		pytest.fail(f'{e}\n{e.details}')
 
@@ -53,9 +52,7 @@ def test_tree(pristine):
 def check_build(test_tree):
 	"""arch name -> the test tree configured (defconfig + check.config)
 	and prepared for that architecture."""
-	fragment = (common.CONFIGS / 'check.config').read_text()
-	return _once(lambda name: kbuild.KernelBuild(
-		test_tree, arches.get(name), 'check', fragment).prepare())
+	return _once(lambda name: check.build(test_tree, arches.get(name)).prepare())
 
 
 @pytest.fixture(scope='session')

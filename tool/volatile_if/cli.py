@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import convert, scan, tree
+from . import arches, boot, check, convert, scan, tree
 from .common import DEFAULT_TREE, GENERATED_PATCHES, Error, jobs, run
 
 
@@ -57,8 +57,70 @@ def cmd_convert(args) -> int:
 	return 0
 
 
+def _patches(directory: Path) -> list:
+	patches = tree.series(directory)
+	if not patches:
+		raise Error(f'no patches in {directory}: run volatile-if convert '
+			    'first, or pass --patches DIR')
+	return patches
+
+
+def _report_check(result: check.CheckResult) -> None:
+	for name, v in result.checkpatch.items():
+		print(f'checkpatch: {name}: {v.errors} errors, {v.warnings} '
+		      f'warnings, {v.checks} checks')
+	for f, warnings in result.new_sparse.items():
+		for w in warnings:
+			print(f'sparse: {f}: new: {w}')
+	print(result.table())
+
+
+def cmd_check(args) -> int:
+	result = check.check(args.tree or DEFAULT_TREE, _patches(args.patches),
+			     args.arch or tuple(arches.ARCHES))
+	_report_check(result)
+	return 0 if result.ok else 1
+
+
+def _report_boot(runs) -> bool:
+	ok = True
+	for name, r in runs.items():
+		bad = boot.failures(r)
+		ok = ok and not bad
+		print(f'boot {name}: KUnit {r.count("PASS")} passed, '
+		      f'{len(bad)} not passed' +
+		      ''.join(f'\n  {k}: {v}' for k, v in sorted(bad.items())))
+	return ok
+
+
+def cmd_boot(args) -> int:
+	runs = boot.boot(args.tree or DEFAULT_TREE, _patches(args.patches),
+			 args.arch or arches.QEMU_ARCHES)
+	return 0 if _report_boot(runs) else 1
+
+
+def cmd_all(args) -> int:
+	kernel = args.tree or DEFAULT_TREE
+	converted = convert.convert(kernel, args.out, args.identity, args.jobs)
+	patches = converted.patches
+	checked = check.check(kernel, patches)
+	runs = boot.boot(kernel, patches)
+	print('\n== volatile-if all ==')
+	for idiom, n in converted.scan.json()['counts'].items():
+		print(f'scan: {idiom}: {n}')
+	print(f'convert: {len(converted.converted)} sites in {len(patches) - 1} '
+	      f'patches, {len(converted.review)} left for review ({args.out})')
+	_report_check(checked)
+	booted = _report_boot(runs)
+	return 0 if checked.ok and booted else 1
+
+
 def parser() -> argparse.ArgumentParser:
-	p = argparse.ArgumentParser(prog='volatile-if', description=__doc__)
+	p = argparse.ArgumentParser(
+		prog='volatile-if',
+		description='Find the control dependencies of a kernel tree and '
+		'protect them with volatile_if(): scan, convert, check, boot, or '
+		'all of it.')
 	p.add_argument('-j', '--jobs', type=int, default=jobs(),
 		       help='parallel jobs (default: the CPUs there are)')
 	sub = p.add_subparsers(dest='command', required=True)
@@ -81,6 +143,25 @@ def parser() -> argparse.ArgumentParser:
 		'VOLATILE_IF_IDENTITY', convert.DEFAULT_IDENTITY),
 		help='"Name <email>" for authorship and Signed-off-by')
 	c.set_defaults(func=cmd_convert)
+
+	for name, func, text in (
+			('check', cmd_check, 'checkpatch, sparse and cross-builds of a series'),
+			('boot', cmd_boot, 'boot the series under QEMU and run KUnit'),
+			('all', cmd_all, 'scan, convert, check and boot')):
+		a = sub.add_parser(name, help=text)
+		a.add_argument('--tree', help=f'kernel tree (default: {DEFAULT_TREE})')
+		a.set_defaults(func=func)
+		if name == 'all':
+			a.add_argument('--out', type=Path, default=GENERATED_PATCHES,
+				       help='where the series goes')
+			a.add_argument('--identity', default=os.environ.get(
+				'VOLATILE_IF_IDENTITY', convert.DEFAULT_IDENTITY))
+			continue
+		a.add_argument('--patches', type=Path, default=GENERATED_PATCHES,
+			       help='the series (default: generated-patches/)')
+		a.add_argument('--arch', action='append', choices=list(
+			arches.ARCHES if name == 'check' else arches.QEMU_ARCHES),
+			help='only this architecture (repeatable)')
 	return p
 
 

@@ -1,0 +1,143 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Check: a series, held to the kernel's standards.
+
+Input: a kernel tree and a patch series (the output of convert).
+Output: verdicts: checkpatch per patch, new sparse warnings per touched
+file, and a table of touched object x architecture builds.
+
+Everything is built in one scratch worktree holding pristine + base-patch
++ the series, with one build directory per architecture, configured and
+prepared once.
+"""
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Sequence
+
+from . import arches, checkpatch, kbuild, tree
+from .checkpatch import Verdict
+from .common import BASE_PATCH, CONFIGS, Error, progress, require, run
+
+# A header has no object of its own: build one that uses what changed.
+HEADER_OBJECTS = {
+	'include/linux/refcount.h': 'lib/refcount.o',
+	'include/net/netfilter/nf_conntrack.h': 'net/netfilter/nf_conntrack_core.o',
+}
+CHECK_CONFIG = CONFIGS / 'check.config'
+
+
+def series_tree(kernel: Path, patches: Sequence[Path]) -> Path:
+	"""The scratch worktree of @kernel with base-patch and @patches."""
+	return tree.scratch_worktree(kernel, f'{kernel.name}-series',
+				     tree.series(BASE_PATCH) + list(patches))
+
+
+def touched_files(worktree: Path, count: int) -> List[str]:
+	"""The .c and .h files changed by the last @count commits."""
+	out = run(['git', '-C', worktree, 'diff', '--name-only', f'HEAD~{count}',
+		   'HEAD', '--', '*.c', '*.h']).stdout
+	return sorted(out.split())
+
+
+def object_for(worktree: Path, path: str) -> str:
+	if path.endswith('.c'):
+		return path[:-2] + '.o'
+	if path in HEADER_OBJECTS:
+		return HEADER_OBJECTS[path]
+	name = re.sub(r'^include/', '', path)
+	users = run(['git', '-C', worktree, 'grep', '-l', f'#include <{name}>',
+		     '--', '*.c']).stdout.split()
+	if not users:
+		raise Error(f'no .c file includes {path}: add it to HEADER_OBJECTS')
+	return users[0][:-2] + '.o'
+
+
+def build(kernel: Path, arch: arches.Arch) -> kbuild.KernelBuild:
+	"""The check build of @arch: defconfig + configs/check.config."""
+	return kbuild.KernelBuild(kernel, arch, 'check',
+				  CHECK_CONFIG.read_text())
+
+
+@dataclass
+class CheckResult:
+	checkpatch: Dict[str, Verdict] = field(default_factory=dict)
+	# touched file -> warnings sparse gives after conversion but not before
+	new_sparse: Dict[str, List[str]] = field(default_factory=dict)
+	# object -> arch -> 'ok' or the first error line
+	builds: Dict[str, Dict[str, str]] = field(default_factory=dict)
+
+	@property
+	def ok(self) -> bool:
+		return (all(v.errors == 0 and v.warnings == 0
+			    for v in self.checkpatch.values()) and
+			not any(self.new_sparse.values()) and
+			all(r == 'ok' for row in self.builds.values()
+			    for r in row.values()))
+
+	def table(self) -> str:
+		names = list(next(iter(self.builds.values()), {}))
+		width = max([len(o) for o in self.builds] + [6])
+		lines = [f'{"object":<{width}}  ' + '  '.join(f'{a:<8}' for a in names)]
+		for obj, row in self.builds.items():
+			lines.append(f'{obj:<{width}}  ' + '  '.join(
+				f'{"ok" if row[a] == "ok" else "FAIL":<8}' for a in names))
+		return '\n'.join(lines)
+
+
+_SPARSE = re.compile(r'^(?:\.\./)*(?P<file>[^:\s]+):\d+:\d+: (?P<text>(?:warning|error): .*)$')
+
+
+def sparse_warnings(b: kbuild.KernelBuild, files: Sequence[str]) -> Dict[str, List[str]]:
+	"""sparse (make C=2) on the objects of @files: file -> warnings,
+	without line numbers, so that before and after can be compared."""
+	found = {f: [] for f in files}
+	for f in files:
+		obj = object_for(b.tree, f)
+		out = b.make('C=2', obj, log=b.out / 'logs' / f'sparse-{Path(obj).name}.log').stdout
+		for line in out.splitlines():
+			m = _SPARSE.match(line.strip())
+			if m and m.group('file').endswith(f):
+				found[f].append(m.group('text'))
+	return found
+
+
+def check(kernel: Path, patches: Sequence[Path],
+	  arch_names: Sequence[str] = tuple(arches.ARCHES)) -> CheckResult:
+	kernel = tree.kernel_tree(kernel)
+	numbered = [p for p in patches if not p.name.startswith('0000-')]
+	if not numbered:
+		raise Error('no patches to check: run volatile-if convert first, '
+			    'or pass --patches DIR')
+	require('sparse', 'sparse')
+	result = CheckResult()
+	wt = series_tree(kernel, numbered)
+	for p in numbered:
+		result.checkpatch[p.name] = checkpatch.checkpatch(wt, p)
+	files = touched_files(wt, len(numbered))
+
+	# sparse, on x86_64, with the series and without it.
+	x86 = build(wt, arches.get('x86_64')).prepare()
+	progress(f'[sparse] {len(files)} touched files, with the series')
+	after = sparse_warnings(x86, files)
+	tree.git(wt, 'checkout', '-q', f'HEAD~{len(numbered)}')
+	try:
+		progress('[sparse] the same files, without it')
+		before = sparse_warnings(x86, files)
+	finally:
+		tree.git(wt, 'checkout', '-q', '-')
+	result.new_sparse = {f: [w for w in after[f] if w not in before[f]]
+			     for f in files}
+
+	objects = sorted({object_for(wt, f) for f in files})
+	for name in arch_names:
+		b = build(wt, arches.get(name)).prepare()
+		for n, obj in enumerate(objects, 1):
+			progress(f'[{name} {n}/{len(objects)}] {obj}')
+			try:
+				b.build(obj)
+				status = 'ok'
+			except Error as e:
+				status = (e.details.strip().splitlines() or [str(e)])[-1]
+			result.builds.setdefault(obj, {})[name] = status
+	return result
