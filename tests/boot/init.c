@@ -289,7 +289,7 @@ static void watchdog_arm(int on)
 
 #define MSG_SENDERS 2
 #define MSG_RECEIVERS 3
-#define MSG_PER_SENDER (1500 * scale)
+#define MSG_PER_SENDER (200 * scale)
 #define MSG_DATA 1
 #define MSG_STOP 2
 
@@ -429,9 +429,9 @@ static void sysv_msg(void)
 
 #define MQ_PRODUCERS 2
 #define MQ_CONSUMERS 3
-#define MQ_PER_PRODUCER (600 * scale)
+#define MQ_PER_PRODUCER (150 * scale)
 #define MQ_TIMEOUTS (8 * scale)		/* per thread */
-#define MQ_RACE (400 * scale)
+#define MQ_RACE (100 * scale)
 #define MQ_MSGSIZE 64
 
 static mqd_t mq;
@@ -677,9 +677,9 @@ static void posix_mq(void)
  * wake-ups, where no post may be lost; IPC_RMID waking sleepers.
  */
 
-#define SEM_POSTS (1200 * scale)	/* per semaphore */
+#define SEM_POSTS (400 * scale)	/* per semaphore */
 #define SEM_TIMEOUTS (8 * scale)	/* per thread */
-#define SEM_RACE (400 * scale)
+#define SEM_RACE (100 * scale)
 
 static int sem_id;
 static int sem_stop;
@@ -840,7 +840,7 @@ static void sysv_sem(void)
  */
 
 #define SIG_PARENTS 2
-#define SIG_CHILDREN (16 * scale)	/* per parent */
+#define SIG_CHILDREN (6 * scale)	/* per parent */
 #define SIG_THREADS 3
 #define SIG_MAGIC 0x5a17
 
@@ -1009,16 +1009,19 @@ static void signal_exit(void)
 
 /* ---------------------------------------------------------------------
  * rwsem: kernel/locking/rwsem.c down_read slowpath.  Threads fault pages
- * (mmap_lock read) while others mmap, mprotect and munmap (mmap_lock
- * write) in the same mm and zap the faulted pages so they fault again.
+ * and zap them (mmap_lock read) for as long as others mmap, mprotect and
+ * munmap (mmap_lock write) in the same mm.  The data of every page is
+ * checked after every fault.
  */
 
 #define RW_FAULTERS 3
-#define RW_ROUNDS (60 * scale)		/* per faulter */
+#define RW_CHURNERS 2
+#define RW_CYCLES (10 * scale)	/* per churner */
 #define RW_PAGES 32
 
 static unsigned char *rw_shared, *rw_ro;
 static int rw_stop;
+static long rw_rounds;
 
 static void *rw_faulter(void *arg)
 {
@@ -1026,10 +1029,11 @@ static void *rw_faulter(void *arg)
 	volatile uint64_t *slot;
 	uint64_t v;
 
-	for (round = 0; round < RW_ROUNDS && !failed(); round++) {
+	for (round = 0; !__atomic_load_n(&rw_stop, __ATOMIC_RELAXED) && !failed();
+	     round++) {
 		for (p = 0; p < RW_PAGES; p++) {
 			slot = (uint64_t *)(rw_shared + p * page) + me;
-			v = (uint64_t)me << 48 | round << 16 | p;
+			v = (uint64_t)me << 48 | (round & 0xffffffff) << 16 | p;
 			*slot = v;
 			if (*slot != v)
 				fail("shared page %ld: wrote %#llx, read %#llx", p,
@@ -1037,8 +1041,11 @@ static void *rw_faulter(void *arg)
 			if (rw_ro[p * page + me] != (unsigned char)(p + me))
 				fail("read-only page %ld corrupted", p);
 		}
-		add_iterations(1);
+		/* Every page faults again in the next round (the data stays
+		 * in the shared mapping's page cache). */
+		madvise(rw_shared, RW_PAGES * page, MADV_DONTNEED);
 	}
+	__atomic_fetch_add(&rw_rounds, round, __ATOMIC_RELAXED);
 	return NULL;
 }
 
@@ -1047,10 +1054,11 @@ static void *rw_churn(void *arg)
 	size_t len = 8 * page;
 	unsigned char *p;
 	char buf[256];
+	long cycle;
 	size_t i;
 	int fd;
 
-	while (!__atomic_load_n(&rw_stop, __ATOMIC_RELAXED) && !failed()) {
+	for (cycle = 0; cycle < RW_CYCLES && !failed(); cycle++) {
 		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED) {
@@ -1075,13 +1083,14 @@ static void *rw_churn(void *arg)
 				;
 			close(fd);
 		}
+		add_iterations(1);
 	}
 	return NULL;
 }
 
 static void rwsem(void)
 {
-	pthread_t f[RW_FAULTERS], c[2];
+	pthread_t f[RW_FAULTERS], c[RW_CHURNERS];
 	long i, p;
 
 	/* Shared mappings keep their data when zapped. */
@@ -1096,17 +1105,20 @@ static void rwsem(void)
 			rw_ro[p * page + i] = p + i;
 	mprotect(rw_ro, RW_PAGES * page, PROT_READ);
 	rw_stop = 0;
-	for (i = 0; i < 2; i++)
-		spawn(&c[i], rw_churn, (void *)i);
+	rw_rounds = 0;
 	for (i = 0; i < RW_FAULTERS; i++)
 		spawn(&f[i], rw_faulter, (void *)i);
+	for (i = 0; i < RW_CHURNERS; i++)
+		spawn(&c[i], rw_churn, (void *)i);
+	for (i = 0; i < RW_CHURNERS; i++)
+		join(c[i]);
+	__atomic_store_n(&rw_stop, 1, __ATOMIC_RELAXED);
 	for (i = 0; i < RW_FAULTERS; i++)
 		join(f[i]);
-	__atomic_store_n(&rw_stop, 1, __ATOMIC_RELAXED);
-	for (i = 0; i < 2; i++)
-		join(c[i]);
 	munmap(rw_shared, RW_PAGES * page);
 	munmap(rw_ro, RW_PAGES * page);
+	info("%ld mmap/mprotect/munmap cycles, %ld rounds of faults on %d pages",
+	     cur.iterations, rw_rounds, RW_PAGES);
 }
 
 /* ---------------------------------------------------------------------
@@ -1117,8 +1129,8 @@ static void rwsem(void)
  * page not changing once mprotect(PROT_READ) has returned.
  */
 
-#define IPI_ROUNDS ((unsigned long)(300 * scale))
-#define IPI_PROTECTS (40 * scale)
+#define IPI_ROUNDS ((unsigned long)(128 * scale))
+#define IPI_PROTECTS (20 * scale)
 
 static struct {
 	unsigned long round, done;
@@ -1308,8 +1320,9 @@ static void ipi_workload(void)
  */
 
 #define PERF_WORKERS 2
-#define PERF_ROUNDS (300 * scale)	/* per worker */
-#define PERF_DATA_PAGES 2
+#define PERF_ROUNDS (60 * scale)	/* per worker */
+#define PERF_FAULTS 32		/* per round */
+#define PERF_DATA_PAGES 1
 
 struct perf_sample {
 	struct perf_event_header h;
@@ -1378,9 +1391,10 @@ static void perf_drain(struct perf_ring *r)
 		} else {
 			return fail("unexpected record type %u", h->type);
 		}
+		/* Record by record: the kernel writes right behind. */
 		tail += h->size;
+		__atomic_store_n(&r->pc->data_tail, tail, __ATOMIC_RELEASE);
 	}
-	__atomic_store_n(&r->pc->data_tail, tail, __ATOMIC_RELEASE);
 }
 
 static void *perf_reader(void *arg)
@@ -1392,7 +1406,13 @@ static void *perf_reader(void *arg)
 	pin(2 * r->index + 1);
 	for (;;) {
 		phase = __atomic_load_n(&r->phase, __ATOMIC_ACQUIRE);
-		poll(&pfd, 1, phase ? 0 : 5);
+		/* Late: the ring is full when the reader starts, the kernel
+		 * loses records, then writes right behind data_tail. */
+		if (!phase) {
+			if (poll(&pfd, 1, 20) <= 0)
+				continue;
+			usleep(20000);
+		}
 		perf_drain(r);
 		if (failed() || phase == 3)
 			break;
@@ -1423,7 +1443,8 @@ static int perf_open(uint64_t config, int group)
 		.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_ID | PERF_SAMPLE_PERIOD,
 		.disabled = 1,
 		.watermark = 1,
-		.wakeup_watermark = PERF_DATA_PAGES * 4096 / 4,
+		/* poll() returns when the ring is all but full. */
+		.wakeup_watermark = PERF_DATA_PAGES * 4096 - 2 * sizeof(struct perf_sample),
 	};
 
 	return syscall(__NR_perf_event_open, &a, 0, -1, group, PERF_FLAG_FD_CLOEXEC);
@@ -1465,17 +1486,22 @@ static void *perf_worker(void *arg)
 	spawn(&pinger, perf_pinger, r);
 	ioctl(r->fd[0], PERF_EVENT_IOC_ENABLE, 0);
 	ioctl(r->fd[1], PERF_EVENT_IOC_ENABLE, 0);
+	p = mmap(NULL, PERF_FAULTS * page, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		fail("mmap: %s", strerror(errno));
+		return NULL;
+	}
 	for (round = 0; round < PERF_ROUNDS && !failed(); round++) {
-		p = mmap(NULL, 8 * page, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		for (i = 0; p != MAP_FAILED && i < 8; i++)
+		for (i = 0; i < PERF_FAULTS; i++)
 			p[i * page] = 1;
-		munmap(p, 8 * page);
+		madvise(p, PERF_FAULTS * page, MADV_DONTNEED);
 		/* Sleep until the pinger answers: a context switch. */
 		if (write(r->pipe_to[1], &c, 1) != 1 || read(r->pipe_from[0], &c, 1) != 1)
 			fail("pipe: %s", strerror(errno));
 		add_iterations(1);
 	}
+	munmap(p, PERF_FAULTS * page);
 	/* Lost records are written by the next record that fits: after the
 	 * ring is drained, make one, then stop counting. */
 	__atomic_store_n(&r->phase, 1, __ATOMIC_RELEASE);
@@ -1499,7 +1525,7 @@ static void *perf_worker(void *arg)
 	info("ring %d: %llu page faults + %llu context switches, %ld samples, "
 	     "%ld lost", r->index, (unsigned long long)count[0],
 	     (unsigned long long)count[1], r->samples, r->lost);
-	if (count[0] < (uint64_t)PERF_ROUNDS * 8 || count[1] < 1)
+	if (count[0] < (uint64_t)PERF_ROUNDS * PERF_FAULTS || count[1] < 1)
 		fail("%llu page faults, %llu context switches counted",
 		     (unsigned long long)count[0], (unsigned long long)count[1]);
 	else if (r->samples + r->lost != (long)(count[0] + count[1]))
