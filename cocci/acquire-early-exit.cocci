@@ -71,64 +71,48 @@ def aee_msg(p, e, j):
 
 smp_acquire__after_ctrl_dep()
 
-// The branch must leave on every path (forall): an if whose body leaves on
-// some paths only is not an early exit.
-@aee_if depends on aee_tok disable neg_if, drop_else@
-position p, e, j;
+// Ifs followed by the barrier with no statement between, on some path
+// (exists: an #ifdef between them is a branch in spatch's control-flow
+// graph).  Found first: it is cheap, and it keeps the next rule to a few ifs.
+@aee_seq depends on aee_tok exists@
+position p, b;
+expression E;
+statement S, S2;
+@@
+
+if@p (E) S
+... when != S2
+smp_acquire__after_ctrl_dep@b();
+
+// Of those, the ifs whose branch leaves on every path (forall: an if whose
+// body leaves on some paths only is not an early exit), and not converted.
+// The positions are copied (q, f, k) for the rules below.
+@aee_match disable neg_if, drop_else@
+position aee_seq.p, q, f, k;
 expression E;
 statement S;
 identifier l;
 @@
 
 (
-if (volatile_cond(...)) S
+if@p (volatile_cond(...)) S
 |
-if@p (E@e) return@j ...;
+if@p@q (E@f) return@k ...;
 |
-if@p (E@e) goto@j l;
+if@p@q (E@f) goto@k l;
 |
-if@p (E@e) break@j;
+if@p@q (E@f) break@k;
 |
-if@p (E@e) continue@j;
+if@p@q (E@f) continue@k;
 |
-if@p (E@e) { ... return@j ...; }
+if@p@q (E@f) { ... return@k ...; }
 |
-if@p (E@e) { ... goto@j l; }
+if@p@q (E@f) { ... goto@k l; }
 |
-if@p (E@e) { ... break@j; }
+if@p@q (E@f) { ... break@k; }
 |
-if@p (E@e) { ... continue@j; }
+if@p@q (E@f) { ... continue@k; }
 )
-
-// No statement between the if and the barrier, on some path (exists: an
-// #ifdef between them is a branch in spatch's control-flow graph).  The
-// shapes are repeated to bind this rule's own copies q, f, k of p, e, j.
-@aee_match exists@
-position aee_if.p, aee_if.e, aee_if.j, b, q, f, k;
-expression E;
-statement S2;
-identifier l;
-@@
-
-(
-if@p@q (E@e@f) return@j@k ...;
-|
-if@p@q (E@e@f) goto@j@k l;
-|
-if@p@q (E@e@f) break@j@k;
-|
-if@p@q (E@e@f) continue@j@k;
-|
-if@p@q (E@e@f) { ... return@j@k ...; }
-|
-if@p@q (E@e@f) { ... goto@j@k l; }
-|
-if@p@q (E@e@f) { ... break@j@k; }
-|
-if@p@q (E@e@f) { ... continue@j@k; }
-)
-... when != S2
-smp_acquire__after_ctrl_dep@b();
 
 @aee_patch depends on patch && !context && !org && !report@
 position aee_match.q;
@@ -150,11 +134,15 @@ statement S;
 * if@q (E)
   S
 
-@aee_ctx2 depends on context && !patch && !org && !report@
-position aee_match.b;
+@aee_ctx2 depends on context && !patch && !org && !report exists@
+position aee_match.q;
+expression E;
+statement S, S2;
 @@
 
-* smp_acquire__after_ctrl_dep@b();
+if@q (E) S
+... when != S2
+* smp_acquire__after_ctrl_dep();
 
 @script:python aee_org depends on org@
 p << aee_match.q;
