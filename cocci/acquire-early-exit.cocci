@@ -14,7 +14,8 @@
 //
 // Already converted sites are left alone; see acquire-in-branch.cocci for
 // how volatile_if is parsed (#spatch --macro-file below, or pass
-// --macro-file <this dir>/volatile_if.h when not at the top of a tree).
+// --macro-file <this dir>/volatile_if.h when not at the top of a tree
+// under the project's build/).
 //
 // Patch mode turns "if" into "volatile_if", keeping the condition text and
 // its line breaks.
@@ -22,7 +23,7 @@
 // Confidence: High
 // Options: --no-includes --include-headers
 
-#spatch --macro-file include/asm-generic/barrier.h
+#spatch --macro-file ../../cocci/volatile_if.h
 
 virtual patch
 virtual context

@@ -10,12 +10,19 @@
 //
 // Already converted sites are left alone.  spatch cannot parse a function
 // that contains volatile_if (...) S1 else S2 unless volatile_if is known as
-// a macro, so the #spatch line below passes the kernel's own definition
-// (include/asm-generic/barrier.h, relative to the top of the tree, which is
-// where make coccicheck runs spatch; a missing macro file is silently
-// ignored).  Run elsewhere, pass --macro-file <this dir>/volatile_if.h (a
-// later --macro-file on the command line wins).  A converted if then reads
-// as if (volatile_cond(E)), which the rules skip; with no else, the
+// a macro, so the #spatch line below passes a macro file that defines only
+// volatile_if, cocci/volatile_if.h.  #spatch lines are read by spatch itself
+// and their paths are relative to where it runs: make coccicheck runs it at
+// the top of the kernel tree, and the project's trees are build/<tree>, so
+// the path is ../../cocci/volatile_if.h.  Elsewhere pass --macro-file
+// <this dir>/volatile_if.h (the command line wins; with make coccicheck, in
+// SPFLAGS).  A missing macro file is silently ignored: that is fine on a
+// tree with no volatile_if yet.  The kernel's own definition
+// (include/asm-generic/barrier.h) is not used as the macro file: once spatch
+// expands macros in a file it also expands smp_acquire__after_ctrl_dep()
+// from there, and the sites after the converted function are lost (seen on
+// net/netfilter/nf_conntrack_core.c).  A converted if reads as
+// if (volatile_cond(E)), which the rules skip; with no else, the
 // "iterator name volatile_if" declaration below makes spatch read it as an
 // iterator, which is not an if either.
 //
@@ -30,7 +37,7 @@
 // Comments: Report: [acquire-in-branch] convert/high: f(): ...
 // Options: --no-includes --include-headers
 
-#spatch --macro-file include/asm-generic/barrier.h
+#spatch --macro-file ../../cocci/volatile_if.h
 
 virtual patch
 virtual context

@@ -24,7 +24,7 @@
 // Confidence: Low
 // Options: --no-includes --include-headers
 
-#spatch --macro-file include/asm-generic/barrier.h
+#spatch --macro-file ../../cocci/volatile_if.h
 
 virtual context
 virtual org
