@@ -6,7 +6,7 @@
 ///
 // Idiom: documented-ctrl-dep (report).  The comment ("control dependency",
 // "control-dependency", "ctrl dep", with the barrier's name itself removed
-// first) is right before the if, right after the whole if statement ("The
+// first) is right before the if (unless it speaks of the code "above" it), right after the whole if statement ("The
 // above forms a control dependency ...", as in perf's __perf_output_begin()),
 // or at the top of its branch.  When the commented if does not leave but
 // contains ifs that do (return, goto, break, continue), those inner ifs are
@@ -63,8 +63,14 @@ def dcd_says(text):
     text = text.replace("smp_acquire__after_ctrl_dep", "")
     return dcd_re.search(text) is not None
 
+def dcd_forward(text):
+    """Says control dependency, and not about the code above the comment."""
+    text = text.replace("smp_acquire__after_ctrl_dep", "")
+    m = dcd_re.search(text)
+    return m is not None and re.search(r"\babove\b", text[:m.start()]) is None
+
 def dcd_cb(c):
-    return any(dcd_says(x.before) for x in c)
+    return any(dcd_forward(x.before) for x in c)
 
 def dcd_ca(c):
     return any(dcd_says(x.after) for x in c)

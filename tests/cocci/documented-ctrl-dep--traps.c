@@ -28,3 +28,19 @@ static int backed(int *a)
 	smp_acquire__after_ctrl_dep();
 	return 1;
 }
+
+/* a comment about the code above is not about the if below it */
+static void above(int *a, int *b, int size)
+{
+	if (!READ_ONCE(*a)) {
+		if (unlikely(READ_ONCE(*b) < size))
+			return;
+	}
+
+	/*
+	 * The above forms a control dependency with the stores below.
+	 */
+
+	if (size > 2)
+		WRITE_ONCE(*b, size);
+}
