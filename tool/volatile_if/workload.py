@@ -139,7 +139,7 @@ _PROBLEMS = tuple((kind, re.compile(pattern)) for kind, pattern in (
 ))
 
 _RESULT = re.compile(r'volatile-if-workload: (\S+) (?:ok iterations=(\d+) '
-		     r'ms=(\d+)|FAIL (.*))$')
+		     r'ms=(\d+)|FAIL (.*))')
 _DONE = re.compile(r'volatile-if-workload: done (\d+) ok (\d+) failed')
 _OURS = re.compile(r'volatile-if-(workload|info|init): ')
 
