@@ -3,7 +3,7 @@
  * PID 1 of the workload boot test: runs, on several CPUs at once, the
  * kernel paths whose control dependencies volatile_if() converts, checks
  * what user space can see of them, prints one line per workload and
- * powers the machine off.
+ * ends the machine.
  *
  *   volatile-if-workload: <name> ok iterations=<n> ms=<duration>
  *   volatile-if-workload: <name> FAIL <reason>
@@ -12,15 +12,20 @@
  * tool/volatile_if/workload.py builds it (gcc -static -O2 -pthread), packs
  * it as /init and reads these lines back; its WORKLOADS must list the names
  * of workloads[] below, in order.  A workload that hangs is reported by a
- * watchdog thread, which then powers off: the test sees a FAIL line, not a
- * QEMU timeout.
+ * watchdog thread, which then ends the machine: the test sees a FAIL line,
+ * not a QEMU timeout.
+ *
+ * The machine ends with a reboot, which QEMU -no-reboot turns into an exit
+ * (as kunit.py's kunit_shutdown=reboot does): RB_POWER_OFF would halt the
+ * x86_64 kernel for good, since without PCI its ACPI tables do not load
+ * and it has no way to power off.
  *
  * Kernel command-line options without a dot reach init as environment:
  * vif_watchdog=<seconds> per workload (default 60), vif_scale=<n> to
  * multiply every iteration count (default 1).
  *
  * Not PID 1 (run by hand on a development machine), it mounts nothing,
- * powers nothing off and exits 0 when all passed.
+ * reboots nothing and exits 0 when all passed.
  *
  * Netfilter conntrack is not exercised: qemu.config has neither INET nor
  * NF_CONNTRACK, and driving it would need nft in the initramfs.  No line is
@@ -133,11 +138,11 @@ static void add_iterations(long n)
 
 static int nr_ok, nr_failed;
 
-static void power_off(void)
+static void end(void)
 {
 	sync();
 	if (am_init) {
-		reboot(RB_POWER_OFF);
+		reboot(RB_AUTOBOOT);
 		/* Only reached if reboot() failed: init must not exit. */
 		for (;;)
 			pause();
@@ -145,10 +150,10 @@ static void power_off(void)
 	exit(nr_failed ? 1 : 0);
 }
 
-static void done_and_power_off(void)
+static void done_and_end(void)
 {
 	say(PREFIX "done %d ok %d failed", nr_ok, nr_failed);
-	power_off();
+	end();
 }
 
 /* Setup that cannot fail in a working kernel and without which the test
@@ -157,7 +162,7 @@ static void fatal(const char *what, int err)
 {
 	say(PREFIX "%s FAIL %s: %s", cur.name, what, strerror(err));
 	nr_failed++;
-	done_and_power_off();
+	done_and_end();
 }
 
 /* ---------------------------------------------------------------------
@@ -298,7 +303,7 @@ static void *watchdog(void *unused)
 	}
 	say(PREFIX "%s FAIL timed out after %ld s (watchdog)", cur.name, wd_seconds);
 	nr_failed++;
-	done_and_power_off();
+	done_and_end();
 	return unused;
 }
 
@@ -1683,6 +1688,6 @@ int main(int argc, char **argv)
 			nr_ok++;
 		}
 	}
-	done_and_power_off();
+	done_and_end();
 	return 0;
 }

@@ -139,7 +139,7 @@ def results(names=workload.WORKLOADS, failed=()):
 			lines.append(f'volatile-if-workload: {name} ok iterations={i + 10} ms={i * 100}')
 	ok = len(names) - len(failed)
 	lines.append(f'volatile-if-workload: done {ok} ok {len(failed)} failed')
-	return '\n'.join(lines) + '\nreboot: Power down\n'
+	return '\n'.join(lines) + '\nreboot: Restarting system\n'
 
 
 def boot_of(text: str, timed_out: bool = False) -> workload.Boot:

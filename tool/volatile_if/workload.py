@@ -28,7 +28,7 @@ WORKLOADS = ('sysv-msg', 'posix-mq', 'sysv-sem', 'signal-exit', 'rwsem',
 
 SMP = 4
 MEMORY_MB = 1024	# what kunit.py gives the same kernel; KASAN fits in it
-TIMEOUT = 600		# boot, the workloads and power-off, TCG on 2 busy cores
+TIMEOUT = 420		# boot, workloads and reboot: TCG on 2 busy cores
 WATCHDOG = 120		# per workload, in init.c
 
 
