@@ -243,6 +243,7 @@ static void in_child(void (*fn)(void))
 	if (pid < 0)
 		fatal("fork", errno);
 	if (pid == 0) {
+		am_init = 0;	/* a fatal() here must not end the machine */
 		cur.iterations = 0;
 		fn();
 		*shared = cur;
@@ -275,6 +276,31 @@ static pid_t gettid_(void)
 	return syscall(SYS_gettid);
 }
 
+/* Wait until thread *@tid (0 until it is known) sleeps: a waiter must be
+ * asleep before the test wakes it, not still on its way. */
+static void wait_sleeping(const int *tid)
+{
+	char path[64], buf[512], *p;
+	int fd, n;
+
+	while (!__atomic_load_n(tid, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", *tid);
+	for (;;) {
+		fd = open(path, O_RDONLY);
+		n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+		if (fd >= 0)
+			close(fd);
+		if (n <= 0)
+			return fail("reading %s: %s", path, strerror(errno));
+		buf[n] = 0;
+		p = strrchr(buf, ')');
+		if (p && p[1] == ' ' && p[2] == 'S')
+			return;
+		usleep(1000);
+	}
+}
+
 /* ---------------------------------------------------------------------
  * The watchdog: one thread, armed for each workload.
  */
@@ -301,7 +327,9 @@ static void *watchdog(void *unused)
 		if (wd_generation == gen)
 			break;
 	}
-	say(PREFIX "%s FAIL timed out after %ld s (watchdog)", cur.name, wd_seconds);
+	/* A failing thread may have left the others waiting: say why. */
+	say(PREFIX "%s FAIL timed out after %ld s (watchdog)%s%s", cur.name,
+	    wd_seconds, cur.failed ? " after: " : "", cur.failed ? cur.reason : "");
 	nr_failed++;
 	done_and_end();
 	return unused;
@@ -414,6 +442,7 @@ static void *msg_rmid_waiter(void *arg)
 {
 	struct vmsg m;
 
+	__atomic_store_n((int *)arg, gettid_(), __ATOMIC_RELEASE);
 	if (msgrcv(msg_q, &m, sizeof(m) - sizeof(long), 0, 0) >= 0)
 		fail("msgrcv on a queue being removed returned a message");
 	else if (errno != EIDRM)
@@ -426,6 +455,7 @@ static void sysv_msg(void)
 	pthread_t s[MSG_SENDERS], r[MSG_RECEIVERS], w[2];
 	struct msqid_ds ds;
 	struct vmsg m;
+	int tid[2] = { 0 };
 	long i;
 
 	msg_q = msgget(IPC_PRIVATE, IPC_CREAT | 0600);
@@ -456,8 +486,9 @@ static void sysv_msg(void)
 	if (msgctl(msg_q, IPC_STAT, &ds) || ds.msg_qnum)
 		fail("IPC_STAT: %lu messages left", (unsigned long)ds.msg_qnum);
 	for (i = 0; i < 2; i++)
-		spawn(&w[i], msg_rmid_waiter, NULL);
-	usleep(20000);
+		spawn(&w[i], msg_rmid_waiter, &tid[i]);
+	for (i = 0; i < 2; i++)
+		wait_sleeping(&tid[i]);
 	if (msgctl(msg_q, IPC_RMID, NULL))
 		fail("IPC_RMID: %s", strerror(errno));
 	for (i = 0; i < 2; i++)
@@ -881,7 +912,8 @@ static void sysv_sem(void)
 
 	for (i = 0; i < 2; i++)
 		spawn(&t[i], sem_rmid_waiter, NULL);
-	usleep(20000);
+	while (semctl(sem_id, 0, GETNCNT) < 2)
+		usleep(1000);
 	if (semctl(sem_id, 0, IPC_RMID))
 		fail("IPC_RMID: %s", strerror(errno));
 	for (i = 0; i < 2; i++)
