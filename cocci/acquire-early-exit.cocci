@@ -88,7 +88,7 @@ smp_acquire__after_ctrl_dep@b();
 // Of those, the ifs whose branch leaves on every path (forall: an if whose
 // body leaves on some paths only is not an early exit), and not converted.
 // The positions are copied (q, f, k) for the rules below.
-@aee_match disable neg_if, drop_else@
+@aee_match disable neg_if, drop_else forall@
 position aee_seq.p, q, f, k;
 expression E;
 statement S;

@@ -71,7 +71,7 @@ def aib_msg(p, e):
             "inside a branch of if (%s): the barrier relies on the control "
             "dependency on this condition" % (p.current_element, aib_src(e)))
 
-@aib_match disable neg_if, drop_else@
+@aib_match disable neg_if, drop_else forall@
 position p, b, e;
 expression E;
 statement S1, S2;

@@ -167,7 +167,7 @@ l << ale_doloop.l;
 ale_loops.setdefault(l[0].file, []).append(l[0])
 
 // Every if that leaves by break (on every path of its branch).
-@ale_brk depends on ale_loop || ale_doloop disable neg_if, drop_else@
+@ale_brk depends on ale_loop || ale_doloop disable neg_if, drop_else forall@
 position p, e;
 expression E;
 statement S;

@@ -145,7 +145,7 @@ if@p (E@e) S1
 )
 
 // Leaving ifs inside a commented if that does not leave itself.
-@dcd_inner disable neg_if, drop_else@
+@dcd_inner disable neg_if, drop_else forall@
 position p = {dcd_before.p, dcd_top.p, dcd_after.p};
 position q;
 position e, op;

@@ -63,7 +63,7 @@ def oa_after_if(b, e):
             "orders the barrier, probably a bug" % (b.current_element,
                 oa_src(e) if e.file == b.file else "volatile_cond(...)"))
 
-@oa_all@
+@oa_all forall@
 identifier f;
 position b;
 @@

@@ -175,7 +175,12 @@ def test_context_and_org_smoke(runs, idiom, mode):
         if idiom_of(fixture) != idiom:
             continue
         expected = fixture.with_suffix(".report")
+        marked = [l for l in out.splitlines()
+                  if (l.startswith("+++ ") or "[[view:" in l)
+                  and fixture.name in l]
         if not expected.exists() or not expected.read_text().strip():
+            assert not marked, "%s mode marks %s, which has no report" % (
+                mode, fixture.name)
             continue
         if mode == "org":
             assert "[[view:%s::" % fixture.name in out.replace("./", ""), \
