@@ -8,6 +8,7 @@ Input: an architecture and a build directory.  Output: a Boot, the result
 line of each workload and the kernel problems (oops, BUG, WARNING, lockdep,
 KASAN, panic) of the console log."""
 
+import argparse
 import re
 import stat
 import subprocess
@@ -290,8 +291,6 @@ def boot(arch: arches.Arch, build_dir: Path, timeout: int = TIMEOUT,
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
 	"""python3 -m volatile_if.workload ARCH BUILD_DIR: one boot, by hand."""
-	import argparse
-
 	parser = argparse.ArgumentParser(description=main.__doc__)
 	parser.add_argument('arch', choices=arches.QEMU_ARCHES)
 	parser.add_argument('build_dir', type=Path)
