@@ -1,27 +1,46 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Boot: the series tree under QEMU on every architecture arches.py can
-boot, running the KUnit suite through kunit.py.
+"""Boot: the series tree under QEMU, on every architecture arches.py can
+boot: the KUnit suite through kunit.py, then the same kernel with the
+workload initramfs that drives the converted code (workload.py).
 
 Input: a kernel tree and a patch series.  Output: per architecture, the
-KUnit results."""
+KUnit results and the workload boot."""
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, Sequence
 
-from . import arches, kunit_qemu
+from . import arches, kunit_qemu, workload
 from .check import series_tree
 
 
+@dataclass
+class ArchBoot:
+	kunit: kunit_qemu.KunitRun
+	workload: workload.Boot
+
+	def failures(self) -> Dict[str, str]:
+		"""What did not pass: KUnit cases (a suite with no volatile_if
+		case counts as failed), workloads, kernel problems."""
+		bad = {f'kunit {k}': v for k, v in self.kunit.results.items()
+		       if v != 'PASS'}
+		if not any(k.startswith('volatile_if.') for k in self.kunit.results):
+			bad['kunit volatile_if'] = 'NOT RUN'
+		bad.update({f'workload {k}': v
+			    for k, v in self.workload.failures().items()})
+		for p in self.workload.problems:
+			bad[f'console line {p.line}'] = f'{p.kind}: {p.text}'
+		if self.workload.timed_out:
+			bad['workload boot'] = 'timed out'
+		return bad
+
+
 def boot(kernel: Path, patches: Sequence[Path],
-	 arch_names: Sequence[str] = arches.QEMU_ARCHES) -> Dict[str, kunit_qemu.KunitRun]:
+	 arch_names: Sequence[str] = arches.QEMU_ARCHES) -> Dict[str, ArchBoot]:
 	wt = series_tree(kernel, [p for p in patches if not p.name.startswith('0000-')])
-	return {name: kunit_qemu.run_kunit(wt, arches.get(name)) for name in arch_names}
-
-
-def failures(run: kunit_qemu.KunitRun) -> Dict[str, str]:
-	"""Cases that did not pass; a suite that ran no volatile_if case at
-	all counts as failed."""
-	bad = {k: v for k, v in run.results.items() if v != 'PASS'}
-	if not any(k.startswith('volatile_if.') for k in run.results):
-		bad['volatile_if'] = 'NOT RUN'
-	return bad
+	runs = {}
+	for name in arch_names:
+		arch = arches.get(name)
+		kunit = kunit_qemu.run_kunit(wt, arch)
+		runs[name] = ArchBoot(kunit, workload.boot(arch, kunit.build_dir))
+	return runs

@@ -85,11 +85,14 @@ def cmd_check(args) -> int:
 def _report_boot(runs) -> bool:
 	ok = True
 	for name, r in runs.items():
-		bad = boot.failures(r)
+		bad = r.failures()
 		ok = ok and not bad
-		print(f'boot {name}: KUnit {r.count("PASS")} passed, '
-		      f'{len(bad)} not passed' +
-		      ''.join(f'\n  {k}: {v}' for k, v in sorted(bad.items())))
+		print(f'boot {name}: KUnit {r.kunit.count("PASS")} passed; '
+		      f'workloads: ' + ', '.join(
+			      f'{w.name} {w.iterations} in {w.ms} ms' if w.ok else
+			      f'{w.name} FAIL' for w in r.workload.workloads.values()))
+		for k, v in sorted(bad.items()):
+			print(f'  {k}: {v}')
 	return ok
 
 

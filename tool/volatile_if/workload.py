@@ -8,7 +8,6 @@ Input: an architecture and a build directory.  Output: a Boot, the result
 line of each workload and the kernel problems (oops, BUG, WARNING, lockdep,
 KASAN, panic) of the console log."""
 
-import argparse
 import re
 import stat
 import subprocess
@@ -287,29 +286,3 @@ def boot(arch: arches.Arch, build_dir: Path, timeout: int = TIMEOUT,
 	text = log.read_text(errors='replace')
 	return Boot(arch.name, log, cmd, parse_console(text),
 		    time.monotonic() - start, timed_out, returncode)
-
-
-def main(argv: Optional[Sequence[str]] = None) -> int:
-	"""python3 -m volatile_if.workload ARCH BUILD_DIR: one boot, by hand."""
-	parser = argparse.ArgumentParser(description=main.__doc__)
-	parser.add_argument('arch', choices=arches.QEMU_ARCHES)
-	parser.add_argument('build_dir', type=Path)
-	parser.add_argument('--timeout', type=int, default=TIMEOUT)
-	parser.add_argument('--watchdog', type=int, default=WATCHDOG)
-	parser.add_argument('--scale', type=int, default=1)
-	args = parser.parse_args(argv)
-	try:
-		b = boot(arches.get(args.arch), args.build_dir.resolve(),
-			 args.timeout, args.watchdog, args.scale)
-	except Error as e:
-		print(f'error: {e}\n{e.details}'.rstrip())
-		return 2
-	for w in b.workloads.values():
-		print(f'{w.name}: ' + (f'ok, {w.iterations} iterations in {w.ms} ms'
-				       if w.ok else f'FAIL {w.reason}'))
-	print(b.summary())
-	return 0 if b.ok else 1
-
-
-if __name__ == '__main__':
-	raise SystemExit(main())
