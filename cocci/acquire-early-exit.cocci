@@ -23,7 +23,7 @@
 // Confidence: High
 // Options: --no-includes --include-headers
 
-#spatch --macro-file ../../cocci/volatile_if.h
+#spatch --macro-file scripts/coccinelle/locks/volatile_if.h
 
 virtual patch
 virtual context

@@ -11,12 +11,12 @@
 // Already converted sites are left alone.  spatch cannot parse a function
 // that contains volatile_if (...) S1 else S2 unless volatile_if is known as
 // a macro, so the #spatch line below passes a macro file that defines only
-// volatile_if, cocci/volatile_if.h.  #spatch lines are read by spatch itself
-// and their paths are relative to where it runs: make coccicheck runs it at
-// the top of the kernel tree, and the project's trees are build/<tree>, so
-// the path is ../../cocci/volatile_if.h.  Elsewhere pass --macro-file
+// volatile_if.  #spatch lines are read by spatch itself and their paths are
+// relative to where it runs, the top of the kernel tree for make coccicheck:
+// the volatile_if base patch ships these rules with volatile_if.h in
+// scripts/coccinelle/locks/.  Elsewhere pass --macro-file
 // <this dir>/volatile_if.h (the command line wins; with make coccicheck, in
-// SPFLAGS).  A missing macro file is silently ignored: that is fine on a
+// SPFLAGS).  A missing macro file is only a warning: that is fine on a
 // tree with no volatile_if yet.  The kernel's own definition
 // (include/asm-generic/barrier.h) is not used as the macro file: once spatch
 // expands macros in a file it also expands smp_acquire__after_ctrl_dep()
@@ -37,7 +37,7 @@
 // Comments: Report: [acquire-in-branch] convert/high: f(): ...
 // Options: --no-includes --include-headers
 
-#spatch --macro-file ../../cocci/volatile_if.h
+#spatch --macro-file scripts/coccinelle/locks/volatile_if.h
 
 virtual patch
 virtual context

@@ -21,7 +21,7 @@
 // Confidence: Moderate
 // Options: --no-includes --include-headers
 
-#spatch --macro-file ../../cocci/volatile_if.h
+#spatch --macro-file scripts/coccinelle/locks/volatile_if.h
 
 virtual context
 virtual org
