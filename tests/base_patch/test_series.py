@@ -38,3 +38,11 @@ def test_signed_off_and_explained(patch):
 	assert 'Signed-off-by: ' in body
 	# A body that says why, not only a subject.
 	assert len(body.split('Signed-off-by:')[0].split()) >= 30
+
+
+@pytest.mark.parametrize('rule', sorted(p.name for p in common.COCCI.glob('*.cocci')) +
+			 ['volatile_if.h'])
+def test_kernel_copy_of_the_rules_is_cocci(test_tree, rule):
+	"""The base patch ships cocci/ in scripts/coccinelle/locks/, unchanged."""
+	shipped = test_tree / 'scripts/coccinelle/locks' / rule
+	assert shipped.read_text() == (common.COCCI / rule).read_text()
