@@ -1,0 +1,260 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Codegen: what the compilers make of control dependencies.
+
+Input: the corpus tests/codegen/*.c, the series worktree (base-patch's
+volatile_if and the kernel's headers), its check builds.
+Output: a matrix case x architecture x compiler x variant of verdicts
+(ctrldep.py) and instruction counts, as text and JSON.
+
+Every corpus file is compiled at -O2 with the command kbuild used for
+lib/volatile_if_kunit.o in the gcc or LLVM=1 check build of the
+architecture, once per variant: base-patch's volatile_if as it is, or
+redefined by tests/codegen/variants/<variant>/asm/barrier.h.
+"""
+
+import re
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, List, Optional, Sequence, Tuple
+
+from . import arches, check, ctrldep, disasm, isa, kbuild, recompile, tree
+from .common import (BUILD, DEFAULT_TREE, GENERATED_PATCHES, REPO, Error,
+		     jobs, progress)
+
+CORPUS = REPO / 'tests' / 'codegen'
+OUT = BUILD / 'codegen'
+ARCHES = ('x86_64', 'arm64', 'arm', 'powerpc', 'riscv')
+COMPILERS = ('gcc', 'clang')
+
+
+@dataclass(frozen=True)
+class Variant:
+	overlay: Optional[str]      # directory in tests/codegen/variants
+	defines: Tuple[str, ...] = ()
+	about: str = ''
+
+
+VARIANTS = {
+	'if': Variant('if', about='the plain if () that volatile_if replaces'),
+	'volatile_if': Variant(None, about="base-patch's volatile_if()"),
+	'rfc': Variant('rfc', about="the 2021 RFC's volatile_cond(): bool, "
+		       'fixed branch'),
+	'mb': Variant('mb', about='the smp_mb() fallback'),
+	'acquire': Variant('if', ('CODEGEN_ACQUIRE',),
+			   about='smp_load_acquire() / smp_cond_load_acquire()'
+			   ' and a plain if ()'),
+	'proposal': Variant('proposal', about='volatile_cond() with a distinct '
+			    'asm in each leg, no asm goto'),
+}
+CHECKED = ('if', 'volatile_if')
+
+
+@dataclass(frozen=True)
+class Case:
+	name: str                   # without the cg_ prefix
+	file: str
+	tags: Tuple[str, ...]       # depends, if-breaks, constant
+
+	@property
+	def symbol(self) -> str:
+		return 'cg_' + self.name
+
+
+_TAGS = re.compile(r'codegen: ([\w -]+?)\s*(?:\*/)?$')
+_FUNC = re.compile(r'^\w[\w\s\*]*\b(cg_\w+)\(')
+
+
+def cases(corpus: Path = CORPUS) -> List[Case]:
+	"""The cases of the corpus: functions cg_* after a "codegen:" line."""
+	found = []
+	for path in sorted(corpus.glob('*.c')):
+		tags = None
+		for line in path.read_text().splitlines():
+			m = _TAGS.search(line)
+			if m:
+				tags = tuple(m.group(1).split())
+				continue
+			m = _FUNC.match(line)
+			if m and tags is not None:
+				found.append(Case(m.group(1)[3:], path.name, tags))
+				tags = None
+	if not found:
+		raise Error(f'no cases in {corpus}')
+	return found
+
+
+def kernel_build(worktree: Path, arch: arches.Arch, compiler: str) -> kbuild.KernelBuild:
+	"""The check build of @arch (defconfig + check.config), with gcc or
+	with LLVM=1, prepared."""
+	if compiler == 'gcc':
+		return check.build(worktree, arch).prepare()
+	return kbuild.KernelBuild(worktree, arch, 'check',
+				  check.CHECK_CONFIG.read_text(),
+				  llvm=True).prepare()
+
+
+def default_tree() -> Path:
+	"""The worktree of check and the tests: pristine + base-patch +
+	generated-patches."""
+	kernel = tree.kernel_tree(DEFAULT_TREE)
+	return check.series_tree(kernel, tree.series(GENERATED_PATCHES))
+
+
+def analyse_function(arch: arches.Arch, obj: disasm.Object, name: str,
+		     decoder: isa.Decoder) -> ctrldep.Verdict:
+	"""The verdict on corpus function @name: loads through the first
+	argument are marked, stores through the second must be ordered."""
+	func = obj.functions.get(name)
+	if not func:
+		return ctrldep.Verdict('none', 0, why=f'{name} is not in the object')
+	a = arch.isa.args
+	init = {a[0]: frozenset('a'), a[1]: frozenset('b'), a[2]: frozenset('c')}
+	return ctrldep.analyse(
+		ctrldep.graph(obj, func, decoder),
+		seed=lambda n, labels: 'a' in labels,
+		ordered=lambda n, labels: 'b' in labels,
+		init=init, clobbered=arch.isa.clobbered,
+		tso=arch.flavour == arches.COMPILER_BARRIER)
+
+
+@dataclass
+class Cell:
+	case: str
+	arch: str
+	compiler: str
+	variant: str
+	verdict: ctrldep.Verdict
+
+	def json(self) -> dict:
+		return {'case': self.case, 'arch': self.arch,
+			'compiler': self.compiler, 'variant': self.variant,
+			**self.verdict.json()}
+
+
+class Matrix:
+	"""Verdicts by case, architecture, compiler and variant."""
+
+	def __init__(self, cases: List[Case], cells: List[Cell],
+		     arches_: Sequence[str], compilers: Sequence[str],
+		     variants: Sequence[str]):
+		self.cases = cases
+		self.cells = cells
+		self.arches = list(arches_)
+		self.compilers = list(compilers)
+		self.variants = list(variants)
+		self._index = {(c.case, c.arch, c.compiler, c.variant): c
+			       for c in cells}
+
+	def get(self, case: str, arch: str, compiler: str, variant: str) -> Cell:
+		return self._index[case, arch, compiler, variant]
+
+	def columns(self) -> List[Tuple[str, str]]:
+		return [(c, v) for c in self.compilers for v in self.variants]
+
+	def count(self, status: str, arch: str, compiler: str, variant: str) -> int:
+		return sum(1 for k in self.cases
+			   if self.get(k.name, arch, compiler, variant).verdict.status == status)
+
+	def text(self) -> str:
+		cols = self.columns()
+		width = max(len(k.name) for k in self.cases)
+		head = [f'{"case":<{width}}  {"arch":<8}'] + \
+		       [f'{c + " " + v:<18}' for c, v in cols]
+		lines = ['  '.join(head).rstrip()]
+		for k in self.cases:
+			for a in self.arches:
+				row = [f'{k.name:<{width}}  {a:<8}']
+				for c, v in cols:
+					verdict = self.get(k.name, a, c, v).verdict
+					row.append(f'{verdict.status:<8} {verdict.insns:>3} insns'
+						   .ljust(18))
+				lines.append('  '.join(row).rstrip())
+		lines += ['', 'broken (dep: ordered by a data dependency only, '
+			  'pred: by a condition code only)']
+		lines.append('  '.join([f'{"":<{width}}  {"arch":<8}'] +
+				       [f'{c + " " + v:<18}' for c, v in cols]).rstrip())
+		for a in self.arches:
+			row = [f'{"":<{width}}  {a:<8}']
+			for c, v in cols:
+				row.append(f'{self.count("broken", a, c, v)} broken, '
+					   f'{self.count("dep", a, c, v) + self.count("pred", a, c, v)}'
+					   ' dep'.ljust(18))
+			lines.append('  '.join(row).rstrip())
+		odd = [f'{x.case} {x.arch} {x.compiler} {x.variant}: {x.verdict.status}: '
+		       f'{x.verdict.why}' for x in self.cells
+		       if x.verdict.status in ('none', 'unknown', 'error')]
+		return '\n'.join(lines + ([''] + odd if odd else []))
+
+	def json(self) -> dict:
+		return {
+			'arches': self.arches, 'compilers': self.compilers,
+			'variants': {v: VARIANTS[v].about for v in self.variants},
+			'cases': {k.name: {'file': k.file, 'tags': list(k.tags)}
+				  for k in self.cases},
+			'cells': [c.json() for c in self.cells],
+			'summary': {f'{a} {c} {v}': {
+				s: self.count(s, a, c, v) for s in
+				ctrldep.RANK + ('none', 'unknown', 'error')}
+				for a in self.arches for c, v in self.columns()},
+		}
+
+
+def run(arch_names: Sequence[str] = ARCHES,
+	compilers: Sequence[str] = COMPILERS,
+	variants: Sequence[str] = CHECKED, *,
+	worktree: Optional[Path] = None,
+	build: Optional[Callable[[str, str], kbuild.KernelBuild]] = None,
+	corpus: Path = CORPUS) -> Matrix:
+	"""The matrix of the corpus for @arch_names x @compilers x @variants.
+	@build(arch name, compiler) gives a prepared check build (default:
+	kernel_build() in @worktree, default_tree() if not given)."""
+	for name in arch_names:
+		if not arches.get(name).isa:
+			raise Error(f'codegen: no instruction table (Isa) for {name}')
+	for v in variants:
+		if v not in VARIANTS:
+			raise Error(f'codegen: unknown variant {v!r}; known: '
+				    f'{", ".join(VARIANTS)}')
+	if build is None:
+		wt = worktree or default_tree()
+
+		def build(a, c):
+			return kernel_build(wt, arches.get(a), c)
+	corpus_cases = cases(corpus)
+	files = sorted({k.file for k in corpus_cases})
+	jobs_ = []
+	for a in arch_names:
+		for c in compilers:
+			b = build(a, c)
+			argv = recompile.recorded(b)
+			for v in variants:
+				for f in files:
+					jobs_.append((a, c, v, f, b, argv))
+	progress(f'[codegen] {len(jobs_)} compiles: {len(files)} files x '
+		 f'{len(arch_names)} arches x {len(compilers)} compilers x '
+		 f'{len(variants)} variants')
+
+	def one(job) -> List[Cell]:
+		a, c, v, f, b, argv = job
+		arch = arches.get(a)
+		names = [k for k in corpus_cases if k.file == f]
+		out = OUT / b.tree.name / f'{a}-{c}' / v / (Path(f).stem + '.o')
+		overlay = VARIANTS[v].overlay
+		try:
+			recompile.compile_c(b, argv, corpus / f, out,
+					    include=corpus / 'variants' / overlay
+					    if overlay else None,
+					    defines=VARIANTS[v].defines)
+		except Error as e:
+			why = (e.details.strip().splitlines() or [str(e)])[-1]
+			return [Cell(k.name, a, c, v, ctrldep.Verdict('error', 0, why=why))
+				for k in names]
+		obj = disasm.disassemble(arch.objdump, out)
+		decoder = isa.Decoder(arch.isa)
+		return [Cell(k.name, a, c, v,
+			     analyse_function(arch, obj, k.symbol, decoder))
+			for k in names]
+	with ThreadPoolExecutor(max_workers=jobs()) as pool:
+		cells = [cell for part in pool.map(one, jobs_) for cell in part]
+	return Matrix(corpus_cases, cells, arch_names, compilers, variants)

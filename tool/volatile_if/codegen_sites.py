@@ -1,0 +1,356 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Codegen of the converted sites: is there a conditional branch on the
+loaded value between the load and the stores each volatile_if orders, in
+the kernel objects as gcc and clang build them?
+
+Input: the series worktree (pristine + base-patch + generated-patches) and
+the sites: every if -> volatile_if of the generated patches, and the
+volatile_if sites of base-patch's KUnit test that run as litmus tests.
+Output: per site, compiler and function: the verdict (ctrldep.py), the
+branch, the loads it tests and the stores it orders, and the instruction
+counts with volatile_if and with the if () it replaced.
+
+Each touched object is built in the check build (kbuild records its
+command), then compiled again with -g from that command, once as it is and
+once with volatile_if defined back to if () (tests/codegen/variants/if):
+that is the unconverted object, since a conversion changes nothing else
+(checked on every hunk).  The disassembly with source lines (objdump -dl
+--inlines) tells which instructions belong to a site.
+"""
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Set
+
+from . import arches, check, codegen, ctrldep, disasm, isa, recompile, tree
+from .common import GENERATED_PATCHES, Error, progress
+
+# base-patch's own sites that the KUnit litmus tests run on two CPUs
+KUNIT_FILE = 'lib/volatile_if_kunit.c'
+KUNIT_FUNCTIONS = ('lb_side0', 'lb_side1', 'mp_reader')
+_EXITS = re.compile(r'\b(return|goto|break|continue)\b')
+
+
+@dataclass(frozen=True)
+class Site:
+	file: str       # relative to the tree
+	line: int       # of "volatile_if"
+	origin: str     # the patch, or base-patch's KUnit test
+
+
+def _hunks(patch: str):
+	"""(file, [(kind, new line number or None, text)]) per hunk."""
+	file = None
+	for block in re.split(r'^(?=diff --git )', patch, flags=re.M):
+		m = re.search(r'^\+\+\+ b/(\S+)', block, re.M)
+		if not m:
+			continue
+		file = m.group(1)
+		for hunk in re.split(r'^(?=@@ )', block, flags=re.M)[1:]:
+			start = int(re.match(r'@@ -\d+(?:,\d+)? \+(\d+)', hunk).group(1))
+			lines, n = [], start
+			for text in hunk.splitlines()[1:]:
+				kind = text[:1]
+				if kind == '\\':
+					continue
+				lines.append((kind, n if kind != '-' else None, text[1:]))
+				if kind != '-':
+					n += 1
+			yield file, lines
+
+
+def patch_sites(patch: Path) -> List[Site]:
+	"""The if -> volatile_if conversions of @patch.  Fails if the patch
+	changes anything else, since the unconverted object is made by
+	defining volatile_if back to if ()."""
+	sites = []
+	for file, lines in _hunks(patch.read_text(errors='replace')):
+		removed = ''.join(t for k, _, t in lines if k == '-')
+		added = ''.join(t for k, _, t in lines if k == '+')
+		if re.sub(r'\s', '', added.replace('volatile_if', 'if')) != \
+		   re.sub(r'\s', '', removed):
+			raise Error(f'{patch.name}: {file}: a hunk changes more than '
+				    'if -> volatile_if: codegen cannot make its '
+				    'unconverted object')
+		sites += [Site(file, n, patch.name) for k, n, t in lines
+			  if k == '+' and re.search(r'\bvolatile_if\b', t)]
+	return sites
+
+
+def kunit_sites(worktree: Path) -> List[Site]:
+	"""The volatile_if lines of KUNIT_FUNCTIONS in the KUnit test."""
+	sites, func = [], None
+	for n, text in enumerate((worktree / KUNIT_FILE).read_text().splitlines(), 1):
+		m = re.match(r'^static \w+ (\w+)\(', text)
+		if m:
+			func = m.group(1)
+		if func in KUNIT_FUNCTIONS and re.search(r'\bvolatile_if\b', text):
+			sites.append(Site(KUNIT_FILE, n, f'base-patch (KUnit {func})'))
+	return sites
+
+
+def _blank(text: str) -> str:
+	"""@text with comments, strings and character constants blanked,
+	line breaks kept, so that brackets can be counted."""
+	def repl(m):
+		return re.sub(r'[^\n]', ' ', m.group(0))
+	return re.sub(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|'
+		      r"'(?:\\.|[^'\\\n])*'", repl, text, flags=re.S)
+
+
+def _match(text: str, i: int) -> int:
+	"""Index after the bracket closing the one at @i."""
+	pairs = {'(': ')', '{': '}'}
+	depth, open_, close = 0, text[i], pairs[text[i]]
+	for j in range(i, len(text)):
+		depth += (text[j] == open_) - (text[j] == close)
+		if depth == 0:
+			return j + 1
+	raise Error('unbalanced brackets')
+
+
+def _skip(text: str, i: int) -> int:
+	while i < len(text) and text[i].isspace():
+		i += 1
+	return i
+
+
+def _statement(text: str, i: int) -> int:
+	"""Index after the statement starting at @i (after blanks)."""
+	i = _skip(text, i)
+	if text[i] == '{':
+		return _match(text, i)
+	m = re.match(r'(if|for|while|switch)\b\s*', text[i:])
+	if m:
+		end = _statement(text, _match(text, i + m.end()))
+		if m.group(1) == 'if':
+			j = _skip(text, end)
+			if re.match(r'else\b', text[j:]):
+				return _statement(text, j + 4)
+		return end
+	depth = 0
+	while True:
+		depth += (text[i] in '({') - (text[i] in ')}')
+		if text[i] == ';' and depth == 0:
+			return i + 1
+		i += 1
+
+
+@dataclass
+class Region:
+	condition: Set[int]     # lines of the condition
+	ordered: Set[int]       # lines whose stores the site orders
+
+
+def region(source: str, line: int) -> Region:
+	"""The lines of the volatile_if at @line of @source and of the stores
+	it orders: its legs, and when a leg leaves (return, goto, break,
+	continue) and there is no else, the rest of the function."""
+	text = _blank(source)
+	starts = [0] + [m.end() for m in re.finditer('\n', text)]
+
+	def line_of(i):
+		return text.count('\n', 0, i) + 1
+	m = re.compile(r'\bvolatile_if\b\s*').search(text, starts[line - 1])
+	if not m or line_of(m.start()) != line:
+		raise Error(f'no volatile_if at line {line}')
+	cond_end = _match(text, m.end())
+	then_end = _statement(text, cond_end)
+	end = then_end
+	j = _skip(text, then_end)
+	has_else = bool(re.match(r'else\b', text[j:]))
+	if has_else:
+		end = _statement(text, j + 4)
+	if not has_else and _EXITS.search(text, cond_end, then_end):
+		depth = text.count('{', 0, m.start()) - text.count('}', 0, m.start())
+		k = then_end
+		while depth > 0 and k < len(text):
+			depth += (text[k] == '{') - (text[k] == '}')
+			k += 1
+		end = k
+	return Region(set(range(line, line_of(cond_end) + 1)),
+		      set(range(line_of(cond_end), line_of(end) + 1)))
+
+
+@dataclass
+class SiteResult:
+	site: Site
+	compiler: str
+	function: str
+	verdict: ctrldep.Verdict            # of the converted object
+	unconverted: Optional[ctrldep.Verdict] = None
+	branch: Optional[int] = None        # volatile_cond()'s branch
+	others: Dict[str, int] = field(default_factory=dict)  # variant -> insns
+
+	@property
+	def delta(self) -> Optional[int]:
+		if self.unconverted is None:
+			return None
+		return self.verdict.insns - self.unconverted.insns
+
+	def json(self) -> dict:
+		return {'file': self.site.file, 'line': self.site.line,
+			'origin': self.site.origin, 'compiler': self.compiler,
+			'function': self.function,
+			'branch': None if self.branch is None else f'{self.branch:#x}',
+			'volatile_if': self.verdict.json(),
+			'if': self.unconverted and self.unconverted.json(),
+			'delta': self.delta, 'variants': self.others}
+
+
+@dataclass
+class SiteReport:
+	arch: str
+	results: List[SiteResult]
+	missing: List[str] = field(default_factory=list)   # sites not in any code
+
+	def text(self) -> str:
+		"""A line per site, compiler and function: the verdicts with
+		volatile_if and with if (), the sizes and their difference."""
+		width = max([len(f'{r.site.file}:{r.site.line}')
+			     for r in self.results] + [4])
+		lines = [f'{"site":<{width}}  {"cc":<5} {"function":<24} '
+			 f'{"volatile_if":<11} {"if":<8} {"insns":>11}  why']
+		for r in self.results:
+			u = r.unconverted
+			size = f'{u.insns}->{r.verdict.insns} {r.delta:+d}' if u else \
+				f'{r.verdict.insns}'
+			lines.append(
+				f'{r.site.file + ":" + str(r.site.line):<{width}}  '
+				f'{r.compiler:<5} {r.function:<24} {r.verdict.status:<11} '
+				f'{u.status if u else "-":<8} {size:>11}  '
+				f'{r.verdict.why or (u.why if u else "")}'.rstrip())
+		lines += [f'{m}: not found in the code' for m in self.missing]
+		return '\n'.join(lines)
+
+	def json(self) -> dict:
+		return {'arch': self.arch, 'sites': [r.json() for r in self.results],
+			'missing': self.missing}
+
+
+def _at(insn: disasm.Insn, file: Path, lines: Set[int]) -> bool:
+	return any(f == str(file) and n in lines for f, n in insn.where)
+
+
+class _Object:
+	"""One compile of a touched object, disassembled with lines."""
+
+	def __init__(self, arch: arches.Arch, path: Path):
+		self.arch = arch
+		self.obj = disasm.disassemble(arch.objdump, path, lines=True)
+		self.decoder = isa.Decoder(arch.isa)
+
+	def functions_at(self, file: Path, line: int) -> List[str]:
+		"""The functions with code of @file:@line; a gcc-split part
+		(foo.cold) counts as its function."""
+		names = {n.split('.cold')[0] for n, f in self.obj.functions.items()
+			 if any(_at(i, file, {line}) for i in f.insns)}
+		return sorted(n for n in names if n in self.obj.functions)
+
+	def graph(self, name: str) -> ctrldep.Graph:
+		return ctrldep.graph(self.obj, self.obj.functions[name], self.decoder)
+
+
+def _verdict(arch, g: ctrldep.Graph, seeds: Set[int], stores: Set[int]):
+	return ctrldep.analyse(g, seed=lambda n, _: n in seeds,
+			       ordered=lambda n, _: n in stores,
+			       clobbered=arch.isa.clobbered,
+			       tso=arch.flavour == arches.COMPILER_BARRIER)
+
+
+def _site_in(arch, conv: _Object, plain: Dict[str, _Object], site: Site,
+	     file: Path, reg: Region, compiler: str) -> List[SiteResult]:
+	"""The results of @site in every function of @conv that has it."""
+	barrier = f'arch/{arch.linux_arch}/include/asm/barrier.h'
+	results = []
+	for name in conv.functions_at(file, site.line):
+		g = conv.graph(name)
+		branches = [n for n, (i, s) in enumerate(zip(g.insns, g.sems))
+			    if s.flow == 'cond' and i.where and
+			    i.where[0][0].endswith(barrier) and
+			    _at(i, file, {site.line})]
+		seeds = {n for b in branches for n in ctrldep.loads_tested(g, b)}
+		chains = {g.insns[n].where for n in seeds}
+
+		def stores(graph):
+			return {n for n, (i, s) in enumerate(zip(graph.insns, graph.sems))
+				if s.store and _at(i, file, reg.ordered)}
+		verdict = _verdict(arch, g, seeds, stores(g))
+		if not branches:
+			verdict.status, verdict.why = 'broken', \
+				f'no branch of volatile_cond() ({barrier}) at the site'
+		elif not seeds:
+			verdict.status, verdict.why = 'broken', \
+				'the branch of volatile_cond() tests no load'
+		result = SiteResult(site, compiler, name, verdict,
+				    branch=g.insns[branches[0]].addr if branches else None)
+		for variant, o in plain.items():
+			if name not in o.obj.functions:
+				continue
+			pg = o.graph(name)
+			pseeds = {n for n, i in enumerate(pg.insns)
+				  if pg.sems[n].load and i.where in chains}
+			v = _verdict(arch, pg, pseeds, stores(pg))
+			if variant == 'if':
+				result.unconverted = v
+			result.others[variant] = v.insns
+		result.others['volatile_if'] = verdict.insns
+		results.append(result)
+	return results
+
+
+def analyse(worktree: Path, sites: Sequence[Site], *,
+	    arch_name: str = 'arm64',
+	    compilers: Sequence[str] = codegen.COMPILERS,
+	    variants: Sequence[str] = ('if',)) -> SiteReport:
+	"""Check @sites of @worktree in the @arch_name objects of each
+	compiler; @variants (codegen.VARIANTS) are compiled for comparison,
+	'if' being the unconverted object."""
+	arch = arches.get(arch_name)
+	report = SiteReport(arch_name, [])
+	by_object: Dict[str, List[Site]] = {}
+	for s in sites:
+		by_object.setdefault(check.object_for(worktree, s.file), []).append(s)
+	regions = {s: region((worktree / s.file).read_text(errors='replace'), s.line)
+		   for s in sites}
+	found: Set[Site] = set()
+	for compiler in compilers:
+		b = codegen.kernel_build(worktree, arch, compiler)
+		for target, group in sorted(by_object.items()):
+			progress(f'[codegen {arch_name} {compiler}] {target}: '
+				 f'{len(group)} sites')
+			argv = recompile.recorded(b, target)
+			source = Path(argv[-1])
+			out = codegen.OUT / worktree.name / f'sites-{arch_name}-{compiler}'
+			objects = {}
+			for v in ('volatile_if',) + tuple(variants):
+				overlay = codegen.VARIANTS[v].overlay
+				path = recompile.compile_c(
+					b, argv, source, out / v / target,
+					include=codegen.CORPUS / 'variants' / overlay
+					if overlay else None, defines=codegen.VARIANTS[v].defines,
+					debug=True)
+				objects[v] = _Object(arch, path)
+			conv = objects.pop('volatile_if')
+			for s in group:
+				rs = _site_in(arch, conv, objects, s, worktree / s.file,
+					      regions[s], compiler)
+				found.update(r.site for r in rs)
+				report.results.extend(rs)
+	report.missing = [f'{s.file}:{s.line} ({s.origin})' for s in sites
+			  if s not in found]
+	return report
+
+
+def run(worktree: Optional[Path] = None, patches: Optional[Sequence[Path]] = None,
+	**options) -> SiteReport:
+	"""The sites of @patches (default: generated-patches) and of the KUnit
+	test, checked in the series worktree."""
+	patches = tree.series(GENERATED_PATCHES) if patches is None else patches
+	wt = worktree or codegen.default_tree()
+	sites = kunit_sites(wt)
+	for p in patches:
+		if not p.name.startswith('0000-'):
+			sites += patch_sites(p)
+	return analyse(wt, sites, **options)
