@@ -31,7 +31,7 @@ def _scan_files(args) -> (Path, list):
 
 def cmd_scan(args) -> int:
 	root, files = _scan_files(args)
-	result = scan.scan(root, files, jobs=args.jobs, quiet=args.json)
+	result = scan.scan(root, files, jobs=args.jobs)
 	if args.json:
 		json.dump(result.json(), sys.stdout, indent=1)
 		print()
