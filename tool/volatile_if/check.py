@@ -28,9 +28,11 @@ CHECK_CONFIG = CONFIGS / 'check.config'
 
 
 def series_tree(kernel: Path, patches: Sequence[Path]) -> Path:
-	"""The scratch worktree of @kernel with base-patch and @patches."""
+	"""A scratch worktree of @kernel's HEAD with base-patch, unless HEAD
+	has it already, and @patches."""
+	base = [] if tree.has_volatile_if(kernel) else tree.series(BASE_PATCH)
 	return tree.scratch_worktree(kernel, f'{kernel.name}-series',
-				     tree.series(BASE_PATCH) + list(patches))
+				     base + list(patches), base='HEAD')
 
 
 def touched_files(worktree: Path, count: int) -> List[str]:

@@ -48,7 +48,7 @@ def cmd_scan(args) -> int:
 
 def cmd_convert(args) -> int:
 	result = convert.convert(args.tree or DEFAULT_TREE, args.out,
-				 args.identity, args.jobs)
+				 args.identity, args.jobs, args.since)
 	print(f'{len(result.converted)} sites converted in '
 	      f'{len(result.patches) - 1} patches, {len(result.review)} left '
 	      f'for review; branch {convert.BRANCH} in {result.worktree}')
@@ -145,6 +145,8 @@ def parser() -> argparse.ArgumentParser:
 	c.add_argument('--identity', default=os.environ.get(
 		'VOLATILE_IF_IDENTITY', convert.DEFAULT_IDENTITY),
 		help='"Name <email>" for authorship and Signed-off-by')
+	c.add_argument('--since', metavar='REV', default='',
+		       help='only sites in files changed since this revision')
 	c.set_defaults(func=cmd_convert)
 
 	for name, func, text in (

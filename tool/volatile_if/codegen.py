@@ -170,8 +170,8 @@ class Matrix:
 					row.append(f'{verdict.status:<8} {verdict.insns:>3} insns'
 						   .ljust(18))
 				lines.append('  '.join(row).rstrip())
-		lines += ['', 'broken (dep: ordered by a data dependency only, '
-			  'pred: by a condition code only)']
+		lines += ['', 'broken, and dep/pred: ordered by a data dependency or '
+			  'by a condition code only']
 		lines.append('  '.join([f'{"":<{width}}  {"arch":<8}'] +
 				       [f'{c + " " + v:<18}' for c, v in cols]).rstrip())
 		for a in self.arches:
@@ -179,7 +179,7 @@ class Matrix:
 			for c, v in cols:
 				row.append(f'{self.count("broken", a, c, v)} broken, '
 					   f'{self.count("dep", a, c, v) + self.count("pred", a, c, v)}'
-					   ' dep'.ljust(18))
+					   ' dep/pred'.ljust(18))
 			lines.append('  '.join(row).rstrip())
 		odd = [f'{x.case} {x.arch} {x.compiler} {x.variant}: {x.verdict.status}: '
 		       f'{x.verdict.why}' for x in self.cells

@@ -43,11 +43,6 @@ def read_reviewed(path: Path = REVIEWED) -> Dict[Tuple[str, str, str], str]:
 	return accepted
 
 
-def has_volatile_if(worktree: Path) -> bool:
-	barrier = worktree / 'include/asm-generic/barrier.h'
-	return '#define volatile_if(' in barrier.read_text(errors='replace')
-
-
 def worktree_for(kernel: Path) -> Path:
 	digest = hashlib.sha1(str(kernel).encode()).hexdigest()[:8]
 	return tree.WORK / f'convert-{kernel.name}-{digest}'
@@ -77,7 +72,7 @@ def prepare(kernel: Path) -> Tuple[Path, str]:
 		tree.git(kernel, 'worktree', 'prune')
 		progress(f'[convert] checking out a scratch worktree in {wt}')
 		tree.git(kernel, 'worktree', 'add', '-q', '--detach', str(wt), head)
-	if not has_volatile_if(wt):
+	if not tree.has_volatile_if(wt):
 		progress('[convert] applying base-patch')
 		tree.am(wt, tree.series(BASE_PATCH))
 	tree.git(wt, 'branch', '-f', BASE_BRANCH, 'HEAD')
@@ -137,7 +132,9 @@ class Result:
 
 
 def convert(kernel: Path, out: Path, identity: str = DEFAULT_IDENTITY,
-	    jobs: int = 2) -> Result:
+	    jobs: int = 2, since: str = '') -> Result:
+	"""Convert the sites of @kernel (with @since, only those in files
+	changed since that revision) and write the series to @out."""
 	kernel = tree.kernel_tree(kernel)
 	if tree.is_dirty(kernel):
 		raise Error(f'{kernel} has uncommitted changes: commit or stash '
@@ -148,8 +145,14 @@ def convert(kernel: Path, out: Path, identity: str = DEFAULT_IDENTITY,
 		raise Error(f'{out} is not writable: pass --out DIR')
 	env = dict(os.environ, **series.identity_env(identity, DATE))
 	reviewed = read_reviewed()
+	files = None
+	if since:
+		changed = run(['git', '-C', kernel, 'diff', '--name-only', since,
+			       'HEAD', '--', '*.c', '*.h'],
+			      what=f'git diff {since} (is it a revision of {kernel}?)')
+		files = changed.stdout.split()
 	wt, base = prepare(kernel)
-	result = scan.scan(wt, jobs=jobs)
+	result = scan.scan(wt, files, jobs=jobs)
 	convert_, review = conversions(wt, result.sites, reviewed)
 	progress(f'[convert] {len(convert_)} sites to convert, {len(review)} '
 		 'left for review')

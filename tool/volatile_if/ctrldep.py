@@ -26,7 +26,7 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Set
 from .disasm import Function, Insn, Object
 from .isa import NONE, Decoder, Sem
 
-RANK = ('ok', 'dep', 'pred', 'broken')
+RANK = ('ok', 'dep', 'pred', 'broken')   # better to worse
 LIMIT = 200000     # (instruction, state) pairs before giving up
 
 
@@ -204,10 +204,10 @@ def _step(g, n, state, seed, ordered, clobbered, tso, stores, loads):
 			v = ('broken', 'can execute before the marked load')
 		elif tso or not pending:
 			v = ('ok', '')
-		elif pending <= covered:
-			v = ('dep', 'ordered by a data or address dependency only')
 		elif s.predicated and pending <= covered | _seeds(lab(s.cond)):
 			v = ('pred', 'ordered by its condition code only')
+		elif pending <= covered:
+			v = ('dep', 'ordered by a data or address dependency only')
 		else:
 			v = ('broken', 'no conditional branch on the load at ' +
 			     ', '.join(sorted(p[1:] for p in pending)) + ' before it')

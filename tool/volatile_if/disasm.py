@@ -161,7 +161,7 @@ def disassemble(objdump: str, path: Path, lines: bool = False) -> Object:
 	"""The functions of the object file @path; @lines adds the source
 	locations (the object needs debug information)."""
 	symbols = parse_symbols(run([objdump, '-tw', path]).stdout)
-	cmd = [objdump, '-drw', '--no-show-raw-insn']
+	cmd = [objdump, '-dr', '--no-show-raw-insn']
 	if lines:
 		cmd += ['-l', '--inlines']
 	insns = parse_code(run(cmd + [path]).stdout)

@@ -76,20 +76,29 @@ def am(tree: Path, patches: Iterable[Path]) -> None:
 			raise Error(f'{patch} does not apply to {tree}', e.details) from None
 
 
-def _stamp(pristine: str, patches: List[Path]) -> str:
-	h = hashlib.sha256(pristine.encode())
+def _stamp(base: str, patches: List[Path]) -> str:
+	h = hashlib.sha256(base.encode())
 	for p in patches:
 		h.update(p.name.encode() + b'\0' + p.read_bytes())
 	return h.hexdigest()
 
 
-def scratch_worktree(tree: Path, name: str, patches: List[Path]) -> Path:
-	"""A worktree of @tree under build/work/@name holding pristine plus
-	@patches, applied with git am.  It is reused as it is when the patches
-	have not changed, so that builds in it stay incremental."""
+def has_volatile_if(tree: Path, rev: str = 'HEAD') -> bool:
+	"""Whether @rev of @tree has the base patch already."""
+	barrier = run(['git', '-C', tree, 'show', f'{rev}:include/asm-generic/barrier.h'],
+		      what='git show barrier.h').stdout
+	return '#define volatile_if(' in barrier
+
+
+def scratch_worktree(tree: Path, name: str, patches: List[Path],
+		     base: str = PRISTINE) -> Path:
+	"""A worktree of @tree under build/work/@name holding @base plus
+	@patches, applied with git am.  It is reused as it is when base and
+	patches have not changed, so that builds in it stay incremental."""
 	path = WORK / name
 	stampfile = WORK / f'{name}.stamp'
-	stamp = _stamp(git(tree, 'rev-parse', PRISTINE).strip(), patches)
+	base = git(tree, 'rev-parse', base).strip()
+	stamp = _stamp(base, patches)
 	if path.is_dir() and stampfile.is_file() and \
 	   stampfile.read_text() == stamp and not is_dirty(path):
 		return path
@@ -98,11 +107,11 @@ def scratch_worktree(tree: Path, name: str, patches: List[Path]) -> Path:
 		gitdir = Path(git(path, 'rev-parse', '--absolute-git-dir').strip())
 		if (gitdir / 'rebase-apply').exists():
 			git(path, 'am', '--abort')
-		git(path, 'checkout', '-q', '-f', '--detach', PRISTINE)
+		git(path, 'checkout', '-q', '-f', '--detach', base)
 	else:
 		WORK.mkdir(parents=True, exist_ok=True)
 		git(tree, 'worktree', 'prune')
-		git(tree, 'worktree', 'add', '-q', '--detach', str(path), PRISTINE)
+		git(tree, 'worktree', 'add', '-q', '--detach', str(path), base)
 	am(path, patches)
 	stampfile.write_text(stamp)
 	return path
