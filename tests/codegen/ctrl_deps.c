@@ -5,7 +5,8 @@
  */
 #include "codegen.h"
 
-#define MAX 1
+/* the document's MAX; x86 headers have a MAX of their own */
+#define CG_MAX 1
 
 /* codegen: depends */
 void cg_load_store(int *a, int *b, int *c)
@@ -53,7 +54,7 @@ void cg_constant_mod(int *a, int *b, int *c)
 {
 	int q = LOAD(a);
 
-	volatile_if (q % MAX) {
+	volatile_if (q % CG_MAX) {
 		WRITE_ONCE(*b, 1);
 		do_something();
 	} else {

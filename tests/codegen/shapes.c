@@ -26,8 +26,9 @@ out:
 }
 
 /* The first non-zero element; the store after the loop is ordered after
- * every load the loop made.
- * codegen: depends */
+ * every load the loop made.  clang unrolls the loop and makes the last test
+ * a select.
+ * codegen: depends if-breaks */
 void cg_loop_break(int *a, int *b, int *c)
 {
 	int i;

@@ -160,7 +160,8 @@ class Object:
 def disassemble(objdump: str, path: Path, lines: bool = False) -> Object:
 	"""The functions of the object file @path; @lines adds the source
 	locations (the object needs debug information)."""
-	symbols = parse_symbols(run([objdump, '-tw', path]).stdout)
+	# riscv branches are relocated against .L labels: special symbols
+	symbols = parse_symbols(run([objdump, '-tw', '--special-syms', path]).stdout)
 	cmd = [objdump, '-dr', '--no-show-raw-insn']
 	if lines:
 		cmd += ['-l', '--inlines']
