@@ -152,9 +152,13 @@ class Object:
 		if kind in ('R_X86_64_PC32', 'R_X86_64_PLT32'):
 			addend += 4   # relative to the end of the 4-byte operand
 		for s in self.symbols:
-			if s.name == name and s.section not in ('*UND*', '*ABS*'):
+			if s.name == name:
+				if s.section in ('*UND*', '*ABS*'):
+					return None
 				return (s.section, s.value + addend)
-		return None
+		# a label the symbol table leaves out: what objdump printed
+		target = insn.target
+		return None if target is None else (insn.section, target)
 
 
 def disassemble(objdump: str, path: Path, lines: bool = False) -> Object:
