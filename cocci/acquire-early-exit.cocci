@@ -21,6 +21,7 @@
 // its line breaks.
 //
 // Confidence: High
+// Keywords: smp_acquire__after_ctrl_dep
 // Options: --no-includes --include-headers
 
 #spatch --macro-file scripts/coccinelle/locks/volatile_if.h

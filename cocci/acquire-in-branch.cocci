@@ -35,6 +35,7 @@
 //
 // Confidence: High
 // Comments: Report: [acquire-in-branch] convert/high: f(): ...
+// Keywords: smp_acquire__after_ctrl_dep
 // Options: --no-includes --include-headers
 
 #spatch --macro-file scripts/coccinelle/locks/volatile_if.h

@@ -28,6 +28,7 @@
 // the condition text; spin loops are left as they are.
 //
 // Confidence: High
+// Keywords: smp_acquire__after_ctrl_dep
 // Options: --no-includes --include-headers
 
 #spatch --macro-file scripts/coccinelle/locks/volatile_if.h

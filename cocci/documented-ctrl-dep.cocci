@@ -22,6 +22,7 @@
 // to a few minutes.
 //
 // Confidence: Low
+// Keywords: control dependen, ctrl dep
 // Options: --no-includes --include-headers
 
 #spatch --macro-file scripts/coccinelle/locks/volatile_if.h

@@ -15,6 +15,9 @@
 // skipped: see acquire-in-branch.cocci for how they are parsed.
 //
 // Confidence: Moderate
+// Keywords: READ_ONCE, atomic_read, atomic_long_read, atomic64_read,
+//   local_read, local64_read, refcount_read, kref_read, rcu_dereference,
+//   rcu_access_pointer
 // Options: --no-includes --include-headers
 
 #spatch --macro-file scripts/coccinelle/locks/volatile_if.h

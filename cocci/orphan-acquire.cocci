@@ -19,6 +19,7 @@
 // at the top of a tree).
 //
 // Confidence: Moderate
+// Keywords: smp_acquire__after_ctrl_dep
 // Options: --no-includes --include-headers
 
 #spatch --macro-file scripts/coccinelle/locks/volatile_if.h

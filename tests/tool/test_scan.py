@@ -38,7 +38,7 @@ def test_site_text_is_coccicheck_like():
 
 
 def test_semantic_patch_keeps_every_rule_once():
-	combined = scan.semantic_patch()
+	combined = scan.semantic_patch(sorted(common.COCCI.glob("*.cocci")))
 	for f in common.COCCI.glob('*.cocci'):
 		for line in f.read_text().splitlines():
 			# Named rules: @name@ or @name depends on ...@
@@ -53,7 +53,7 @@ def test_semantic_patch_keeps_every_rule_once():
 
 def test_semantic_patch_needs_rules(tmp_path):
 	with pytest.raises(common.Error, match='no .cocci files'):
-		scan.semantic_patch(tmp_path)
+		scan.semantic_patch([])
 
 
 def test_candidate_files(tmp_path):
@@ -66,14 +66,55 @@ def test_candidate_files(tmp_path):
 		scan.candidate_files(tmp_path, [tmp_path / 'nope.c'])
 
 
+def test_keywords_of_each_rule_file():
+	barrier = scan.keywords(common.COCCI / 'acquire-in-branch.cocci')
+	assert barrier.search('\tsmp_acquire__after_ctrl_dep();')
+	assert not barrier.search('\tsmp_rmb();')
+	loads = scan.keywords(common.COCCI / 'hoisted-store-hazard.cocci')
+	assert loads.search('x = rcu_access_pointer(p);')
+	comment = scan.keywords(common.COCCI / 'documented-ctrl-dep.cocci')
+	assert comment.search('/* forms a Control-Dependency */')
+	assert all(scan.keywords(f) for f in common.COCCI.glob('*.cocci'))
+
+
+def test_fixtures_pass_the_prefilter_of_their_rule():
+	"""Prefiltering loses nothing the rules find in the fixtures."""
+	fixtures = common.REPO / 'tests/cocci'
+	for report in fixtures.glob('*.report'):
+		if not report.read_text().strip():
+			continue
+		idiom = report.name.split('--')[0]
+		source = next(fixtures.glob(report.stem + '.[ch]'))
+		assert scan.keywords(common.COCCI / f'{idiom}.cocci').search(
+			source.read_text()), source
+
+
+def test_prefilter_groups_files_by_rules(tmp_path):
+	(tmp_path / 'barrier.c').write_text('smp_acquire__after_ctrl_dep();\n')
+	(tmp_path / 'load.c').write_text('x = READ_ONCE(y);\n')
+	(tmp_path / 'none.h').write_text('#define REG 0x10\n')
+	rules = sorted(common.COCCI.glob('*.cocci'))
+	groups = scan.prefilter(tmp_path, ['barrier.c', 'load.c', 'none.h'], rules, 1)
+	assert groups == {
+		('acquire-early-exit.cocci', 'acquire-in-branch.cocci',
+		 'acquire-loop-exit.cocci', 'documented-ctrl-dep.cocci',
+		 'orphan-acquire.cocci'): ['barrier.c'],
+		('hoisted-store-hazard.cocci',): ['load.c'],
+	}
+
+
 def test_scan_of_files(tmp_path):
-	"""spatch end to end on two small files: one site, one unparsable part."""
+	"""spatch end to end on small files: one site, one unparsable part,
+	one file no rule applies to."""
 	(tmp_path / 'site.c').write_text(
 		'int f(int *a)\n{\n\tif (READ_ONCE(*a)) {\n'
 		'\t\tsmp_acquire__after_ctrl_dep();\n\t\treturn 1;\n\t}\n\treturn 0;\n}\n')
-	(tmp_path / 'bad.c').write_text('int g(void)\n{\n\tthis is {{ not C;\n}\n')
-	result = scan.scan(tmp_path, ['bad.c', 'site.c'], jobs=1)
+	(tmp_path / 'bad.c').write_text('int g(int *a)\n{\n\tthis is {{ not C;\n'
+					'\treturn READ_ONCE(*a);\n}\n')
+	(tmp_path / 'other.c').write_text('int h(void)\n{\n\treturn 0;\n}\n')
+	result = scan.scan(tmp_path, ['bad.c', 'other.c', 'site.c'], jobs=1)
 	assert [(s.file, s.line, s.column, s.idiom) for s in result.sites] == \
 		[('site.c', 3, 1, 'acquire-in-branch')]
 	assert result.parse_errors == {'bad.c': 1}
+	assert result.files == 3
 	assert result.json()['counts']['acquire-in-branch'] == 1

@@ -5,20 +5,19 @@ return the sites they report.
 Input: a root directory and, optionally, the files below it to look at.
 Output: Site records (and the files spatch could not fully parse).
 
-Every rule file is concatenated into one semantic patch, so each C file is
-parsed once for all rules, and spatch's own token prefilter skips the files
-none of the rules can match.  The files go to spatch in chunks run in
-parallel, so that progress shows and a file that crashes spatch costs only
-itself.
+Each C file is parsed once, by one semantic patch made of every rule file
+whose "// Keywords:" it contains; files with none are not parsed at all.
+The files go to spatch in chunks run in parallel, so that progress shows
+and a file that crashes spatch costs only itself.
 """
 
 import re
 import subprocess
 import tempfile
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from .common import COCCI, Error, progress, require
 
@@ -70,15 +69,14 @@ class ScanResult:
 			'failures': self.failures}
 
 
-def semantic_patch(cocci_dir: Path = COCCI) -> str:
-	"""Every .cocci file of @cocci_dir as one semantic patch.  Their rule
-	names are unique across files; the virtual and #spatch lines they all
-	repeat are kept once."""
-	files = sorted(cocci_dir.glob('*.cocci'))
-	if not files:
-		raise Error(f'no .cocci files in {cocci_dir}')
+def semantic_patch(rules: Sequence[Path]) -> str:
+	"""The rule files @rules as one semantic patch.  Their rule names are
+	unique across files; the virtual and #spatch lines they all repeat are
+	kept once."""
+	if not rules:
+		raise Error('no .cocci files to run')
 	seen, out = set(), []
-	for f in files:
+	for f in rules:
 		for line in f.read_text().splitlines():
 			if line.startswith(('virtual ', '#spatch ')):
 				if line in seen:
@@ -87,6 +85,56 @@ def semantic_patch(cocci_dir: Path = COCCI) -> str:
 			out.append(line)
 		out.append('')
 	return '\n'.join(out)
+
+
+_KEYWORDS = re.compile(r'^// Keywords: (.*(?:\n//   .*)*)', re.M)
+
+
+def keywords(rule: Path) -> Optional['re.Pattern']:
+	"""What a C file must contain for the rules of @rule to match in it,
+	from its "// Keywords:" header: any of the comma-separated keywords,
+	case-insensitive, words joined by spaces, '_' or '-'.  None: the file
+	has no such header and every C file is a candidate."""
+	m = _KEYWORDS.search(rule.read_text())
+	if not m:
+		return None
+	words = [w.split() for w in re.sub(r'\n//\s*', ' ', m.group(1)).split(',')]
+	return re.compile('|'.join(r'[\s_-]*'.join(map(re.escape, w))
+				   for w in words if w), re.I)
+
+
+def _applicable(root: Path, files: Sequence[str],
+		patterns: Sequence[Tuple[str, Optional['re.Pattern']]]) -> List[Tuple[str, ...]]:
+	"""For each of @files, the names of the rule files whose keywords it
+	contains (run in worker processes: it reads the whole tree)."""
+	out = []
+	for f in files:
+		try:
+			text = (root / f).read_text(errors='replace')
+		except OSError:
+			text = ''
+		out.append(tuple(name for name, pat in patterns
+				 if pat is None or pat.search(text)))
+	return out
+
+
+def prefilter(root: Path, files: Sequence[str], rules: Sequence[Path],
+	      jobs: int) -> Dict[Tuple[str, ...], List[str]]:
+	"""@files grouped by the rule files (by name) that apply to them;
+	files no rule applies to are left out.  This is coccicheck's token
+	preselection, done once for all rules, so that a file is parsed only
+	with the rules that can match in it."""
+	patterns = [(r.name, keywords(r)) for r in rules]
+	chunks = [files[i:i + 1000] for i in range(0, len(files), 1000)]
+	groups: Dict[Tuple[str, ...], List[str]] = {}
+	with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
+		results = pool.map(_applicable, [root] * len(chunks), chunks,
+				   [patterns] * len(chunks))
+		for chunk, names in zip(chunks, results):
+			for f, applicable in zip(chunk, names):
+				if applicable:
+					groups.setdefault(applicable, []).append(f)
+	return groups
 
 
 def parse_report(output: str, root: Path) -> (List[Site], Dict[str, int]):
@@ -158,13 +206,23 @@ def scan(root: Path, files: Optional[Iterable[str]] = None, jobs: int = 2,
 	require('spatch', 'coccinelle')
 	root = Path(root).resolve()
 	files = list(files) if files is not None else candidate_files(root)
-	chunks = [files[i:i + CHUNK] for i in range(0, len(files), CHUNK)]
+	rules = sorted(cocci_dir.glob('*.cocci'))
+	groups = prefilter(root, files, rules, jobs)
+	if not quiet:
+		progress(f'[scan] {sum(map(len, groups.values()))} of {len(files)} '
+			 'files have keywords of some rule')
 	sites, parse_errors, failures = [], {}, {}
 	with tempfile.TemporaryDirectory() as tmp:
-		sp_file = Path(tmp) / 'volatile-if.cocci'
-		sp_file.write_text(semantic_patch(cocci_dir))
+		tasks = []
+		for n, (names, members) in enumerate(sorted(groups.items())):
+			sp_file = Path(tmp) / f'rules-{n}.cocci'
+			sp_file.write_text(semantic_patch(
+				[r for r in rules if r.name in names]))
+			tasks += [(sp_file, members[i:i + CHUNK])
+				  for i in range(0, len(members), CHUNK)]
 
-		def run_chunk(chunk):
+		def run_chunk(task):
+			sp_file, chunk = task
 			try:
 				return [(chunk, _spatch(sp_file, root, chunk), None)]
 			except Error:
@@ -180,7 +238,7 @@ def scan(root: Path, files: Optional[Iterable[str]] = None, jobs: int = 2,
 			return out
 
 		with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-			futures = [pool.submit(run_chunk, c) for c in chunks]
+			futures = [pool.submit(run_chunk, t) for t in tasks]
 			for done, future in enumerate(as_completed(futures), 1):
 				for chunk, output, failure in future.result():
 					if failure is not None:
@@ -189,6 +247,6 @@ def scan(root: Path, files: Optional[Iterable[str]] = None, jobs: int = 2,
 					s, bad = parse_report(output, root)
 					sites += s
 					parse_errors.update(bad)
-				if not quiet and (done % 10 == 0 or done == len(chunks)):
-					progress(f'[scan {done}/{len(chunks)}] {len(sites)} sites')
+				if not quiet and (done % 10 == 0 or done == len(tasks)):
+					progress(f'[scan {done}/{len(tasks)}] {len(sites)} sites')
 	return ScanResult(root, sorted(set(sites)), len(files), parse_errors, failures)
