@@ -37,6 +37,8 @@ class ArchBoot:
 
 def boot(kernel: Path, patches: Sequence[Path],
 	 arch_names: Sequence[str] = arches.QEMU_ARCHES) -> Dict[str, ArchBoot]:
+	for name in arch_names:
+		kunit_qemu.require_tools(arches.get(name))
 	wt = series_tree(kernel, [p for p in patches if not p.name.startswith('0000-')])
 	runs = {}
 	for name in arch_names:

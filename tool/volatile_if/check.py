@@ -111,7 +111,10 @@ def check(kernel: Path, patches: Sequence[Path],
 	if not numbered:
 		raise Error('no patches to check: run volatile-if convert first, '
 			    'or pass --patches DIR')
+	# Every tool first, so that a missing one fails before the long steps.
 	require('sparse', 'sparse')
+	for name in arch_names:
+		build(kernel, arches.get(name)).compiler()
 	result = CheckResult()
 	wt = series_tree(kernel, numbered)
 	for p in numbered:

@@ -62,16 +62,8 @@ def prepare(kernel: Path) -> Tuple[Path, str]:
 				where = block.split('\n')[0].split(' ', 1)[1]
 				raise Error(f'branch {branch} is checked out in {where}: '
 					    'check out another branch there first')
-	if (wt / '.git').exists():
-		gitdir = Path(tree.git(wt, 'rev-parse', '--absolute-git-dir').strip())
-		if (gitdir / 'rebase-apply').exists():
-			tree.git(wt, 'am', '--abort')
-		tree.git(wt, 'checkout', '-q', '-f', '--detach', head)
-	else:
-		tree.WORK.mkdir(parents=True, exist_ok=True)
-		tree.git(kernel, 'worktree', 'prune')
-		progress(f'[convert] checking out a scratch worktree in {wt}')
-		tree.git(kernel, 'worktree', 'add', '-q', '--detach', str(wt), head)
+	progress(f'[convert] scratch worktree {wt} at {head[:12]}')
+	tree.worktree_at(kernel, wt, head)
 	if not tree.has_volatile_if(wt):
 		progress('[convert] applying base-patch')
 		tree.am(wt, tree.series(BASE_PATCH))
@@ -140,9 +132,11 @@ def convert(kernel: Path, out: Path, identity: str = DEFAULT_IDENTITY,
 		raise Error(f'{kernel} has uncommitted changes: commit or stash '
 			    'them first (nothing was changed)')
 	out = Path(out).resolve()
-	parent = out if out.is_dir() else out.parent
-	if not os.access(parent, os.W_OK):
-		raise Error(f'{out} is not writable: pass --out DIR')
+	try:
+		out.mkdir(parents=True, exist_ok=True)
+		tempfile.TemporaryFile(dir=out).close()
+	except OSError as e:
+		raise Error(f'cannot write to {out} ({e.strerror}): pass --out DIR') from None
 	env = dict(os.environ, **series.identity_env(identity, DATE))
 	reviewed = read_reviewed()
 	files = None
@@ -160,20 +154,19 @@ def convert(kernel: Path, out: Path, identity: str = DEFAULT_IDENTITY,
 	for prefix, group in series.group(convert_).items():
 		series.commit(wt, prefix, group, env, identity)
 	base_subject = tree.subject(tree.series(BASE_PATCH)[0])
-	# Write next to @out, then swap, so an interrupted run leaves @out alone.
-	out.parent.mkdir(parents=True, exist_ok=True)
-	staging = Path(tempfile.mkdtemp(prefix='.volatile-if-', dir=out.parent))
+	# Write the series aside first, so an interrupted run leaves @out as
+	# it was.
+	staging = Path(tempfile.mkdtemp(prefix='.volatile-if-', dir=out))
 	try:
 		patches = series.format_patches(
 			wt, base, staging, env,
 			series.cover_letter(convert_, review, base_subject))
-		out.mkdir(exist_ok=True)
 		for old in out.glob('*.patch'):
 			old.unlink()
 		final = []
 		for p in patches:
 			final.append(out / p.name)
-			shutil.move(p, final[-1])
+			os.replace(p, final[-1])
 	finally:
 		shutil.rmtree(staging, ignore_errors=True)
 	return Result(wt, final, convert_, review, result)

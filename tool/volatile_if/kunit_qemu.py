@@ -59,15 +59,19 @@ def _cases(group: dict, prefix: str = '') -> Dict[str, str]:
 	return found
 
 
+def require_tools(arch: arches.Arch) -> None:
+	if not arch.qemu:
+		raise Error(f'{arch.name} has no QEMU configuration in arches.py')
+	require(f'qemu-system-{arch.qemu.qemu_arch}', arch.qemu.package)
+	require(arch.gcc, arch.gcc_package)
+
+
 def run_kunit(tree: Path, arch: arches.Arch, smp: int = 2,
 	      timeout: int = 900) -> KunitRun:
 	"""Build @tree for @arch with configs/qemu.config and run its KUnit
 	tests in QEMU with @smp CPUs.  Failing tests are in the result, not
 	an Error: the caller decides."""
-	if not arch.qemu:
-		raise Error(f'{arch.name} has no QEMU configuration in arches.py')
-	require(f'qemu-system-{arch.qemu.qemu_arch}', arch.qemu.package)
-	require(arch.gcc, arch.gcc_package)
+	require_tools(arch)
 	out = build_dir(tree, arch)
 	out.mkdir(parents=True, exist_ok=True)
 	qemu_config = write_qemu_config(arch, out / 'volatile_if_qemu_config.py')

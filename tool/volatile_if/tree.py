@@ -90,6 +90,23 @@ def has_volatile_if(tree: Path, rev: str = 'HEAD') -> bool:
 	return '#define volatile_if(' in barrier
 
 
+def worktree_at(tree: Path, path: Path, rev: str) -> None:
+	"""Make @path a worktree of @tree with @rev checked out, detached:
+	add it, or reset it from whatever a run of ours left there, an
+	interrupted git am or checkout included."""
+	if (path / '.git').exists():
+		gitdir = Path(git(path, 'rev-parse', '--absolute-git-dir').strip())
+		# Only a killed git of ours can have left these in our worktree.
+		(gitdir / 'index.lock').unlink(missing_ok=True)
+		if (gitdir / 'rebase-apply').exists():
+			git(path, 'am', '--abort')
+		git(path, 'checkout', '-q', '-f', '--detach', rev)
+	else:
+		path.parent.mkdir(parents=True, exist_ok=True)
+		git(tree, 'worktree', 'prune')
+		git(tree, 'worktree', 'add', '-q', '--detach', str(path), rev)
+
+
 def scratch_worktree(tree: Path, name: str, patches: List[Path],
 		     base: str = PRISTINE) -> Path:
 	"""A worktree of @tree under build/work/@name holding @base plus
@@ -103,15 +120,7 @@ def scratch_worktree(tree: Path, name: str, patches: List[Path],
 	   stampfile.read_text() == stamp and not is_dirty(path):
 		return path
 	stampfile.unlink(missing_ok=True)
-	if (path / '.git').exists():
-		gitdir = Path(git(path, 'rev-parse', '--absolute-git-dir').strip())
-		if (gitdir / 'rebase-apply').exists():
-			git(path, 'am', '--abort')
-		git(path, 'checkout', '-q', '-f', '--detach', base)
-	else:
-		WORK.mkdir(parents=True, exist_ok=True)
-		git(tree, 'worktree', 'prune')
-		git(tree, 'worktree', 'add', '-q', '--detach', str(path), base)
+	worktree_at(tree, path, base)
 	am(path, patches)
 	stampfile.write_text(stamp)
 	return path

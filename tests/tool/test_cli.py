@@ -1,0 +1,150 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Bad input: one line that says what to do, a non-zero exit, and nothing
+of the user's touched."""
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from volatile_if import common
+
+TOOL = common.REPO / 'tool' / 'volatile-if'
+
+
+def volatile_if(*args, path=None, cwd=None):
+	env = dict(os.environ)
+	if path is not None:
+		env['PATH'] = path
+	return subprocess.run([sys.executable, str(TOOL), *map(str, args)],
+			      capture_output=True, text=True, env=env, cwd=cwd)
+
+
+def one_line_error(proc, *words):
+	assert proc.returncode != 0
+	lines = proc.stderr.strip().splitlines()
+	assert len(lines) == 1 and lines[0].startswith('volatile-if: '), proc.stderr
+	for w in words:
+		assert w in lines[0], lines[0]
+
+
+def only(tmp_path, *programs):
+	"""A PATH with just @programs in it."""
+	bin_dir = tmp_path / 'bin'
+	bin_dir.mkdir()
+	for p in programs:
+		(bin_dir / p).symlink_to(shutil.which(p))
+	return str(bin_dir)
+
+
+def fake_kernel(path):
+	"""Just enough of a kernel tree to pass for one, in git."""
+	(path / 'scripts').mkdir(parents=True)
+	(path / 'Makefile').write_text('VERSION = 6\nPATCHLEVEL = 1\n')
+	(path / 'Kconfig').write_text('')
+	(path / 'scripts/checkpatch.pl').write_text('')
+	for cmd in (['init', '-q'], ['add', '-A'],
+		    ['-c', 'user.name=T', '-c', 'user.email=t@t', 'commit', '-qm', 'x']):
+		subprocess.run(['git', '-C', path, *cmd], check=True)
+	return path
+
+
+def test_not_a_kernel_tree(tmp_path):
+	one_line_error(volatile_if('scan', '--tree', tmp_path), 'not the top of a kernel tree')
+	one_line_error(volatile_if('convert', '--tree', tmp_path, '--out', tmp_path / 'o'),
+		       'not the top of a kernel tree')
+
+
+def test_not_git(tmp_path):
+	fake_kernel(tmp_path)
+	shutil.rmtree(tmp_path / '.git')
+	one_line_error(volatile_if('scan', '--tree', tmp_path), 'not a git repository')
+
+
+def test_missing_path(tmp_path):
+	one_line_error(volatile_if('scan', tmp_path / 'nope.c'), 'no such file')
+
+
+def test_spatch_missing(tmp_path):
+	(tmp_path / 'a.c').write_text('int x;\n')
+	one_line_error(volatile_if('scan', tmp_path / 'a.c', path=only(tmp_path, 'git')),
+		       'spatch not found', 'apt-get install coccinelle')
+
+
+def test_dirty_tree_is_refused_and_left_alone(tmp_path):
+	tree = fake_kernel(tmp_path / 'linux')
+	(tree / 'Kconfig').write_text('# my work in progress\n')
+	one_line_error(volatile_if('convert', '--tree', tree, '--out', tmp_path / 'o'),
+		       'uncommitted changes')
+	assert (tree / 'Kconfig').read_text() == '# my work in progress\n'
+	assert not (tmp_path / 'o').exists()
+
+
+def test_output_not_writable(tmp_path):
+	tree = fake_kernel(tmp_path / 'linux')
+	one_line_error(volatile_if('convert', '--tree', tree, '--out', '/proc/volatile-if'),
+		       'cannot write to /proc/volatile-if', '--out')
+
+
+def test_bad_identity(tmp_path):
+	tree = fake_kernel(tmp_path / 'linux')
+	one_line_error(volatile_if('convert', '--tree', tree, '--out', tmp_path / 'o',
+				   '--identity', 'nobody'), 'Name <email>')
+
+
+def test_no_patches_to_check(tmp_path, pristine):
+	one_line_error(volatile_if('check', '--patches', tmp_path), 'no patches', 'convert')
+
+
+@pytest.fixture
+def a_patch(tmp_path):
+	d = tmp_path / 'series'
+	d.mkdir()
+	shutil.copy(next((common.REPO / 'tests/tool/fixture').glob('0001-*.patch')), d)
+	return d
+
+
+def test_sparse_missing(tmp_path, pristine, a_patch):
+	one_line_error(volatile_if('check', '--patches', a_patch,
+				   path=only(tmp_path, 'git', 'perl')),
+		       'sparse not found', 'apt-get install sparse')
+
+
+def test_cross_gcc_missing(tmp_path, pristine, a_patch):
+	one_line_error(volatile_if('check', '--patches', a_patch, '--arch', 'arm64',
+				   path=only(tmp_path, 'git', 'perl', 'sparse')),
+		       'aarch64-linux-gnu-gcc not found', 'apt-get install gcc-aarch64-linux-gnu')
+
+
+def test_qemu_missing(tmp_path, pristine, a_patch):
+	one_line_error(volatile_if('boot', '--patches', a_patch, '--arch', 'arm64',
+				   path=only(tmp_path, 'git', 'aarch64-linux-gnu-gcc')),
+		       'qemu-system-aarch64 not found', 'apt-get install qemu-system-arm')
+
+
+def test_interrupt_leaves_tree_branch_and_output_alone(tmp_path, pristine):
+	def state():
+		return [subprocess.run(['git', '-C', pristine, *cmd], capture_output=True,
+				       text=True).stdout
+			for cmd in (['rev-parse', 'HEAD'], ['symbolic-ref', '-q', 'HEAD'],
+				    ['status', '--porcelain'])]
+	out = tmp_path / 'out'
+	out.mkdir()
+	(out / '0001-mine.patch').write_text('keep me\n')
+	before = state()
+	proc = subprocess.Popen([sys.executable, str(TOOL), 'convert', '--out', str(out)],
+				stderr=subprocess.PIPE, text=True)
+	time.sleep(8)
+	proc.send_signal(signal.SIGINT)
+	_, err = proc.communicate(timeout=120)
+	assert proc.returncode == 130, err
+	assert err.strip().splitlines()[-1] == \
+		'volatile-if: interrupted; your tree and branch are as they were'
+	assert state() == before
+	assert sorted(p.name for p in out.iterdir()) == ['0001-mine.patch']
+	assert (out / '0001-mine.patch').read_text() == 'keep me\n'
