@@ -30,6 +30,7 @@ from .common import GENERATED_PATCHES, Error, progress
 KUNIT_FILE = 'lib/volatile_if_kunit.c'
 KUNIT_FUNCTIONS = ('lb_side0', 'lb_side1', 'mp_reader')
 _EXITS = re.compile(r'\b(return|goto|break|continue)\b')
+_LABEL = re.compile(r'^[ \t]*(case\b[^:\n]*|default|[A-Za-z_]\w*)[ \t]*:(?!:)', re.M)
 
 
 @dataclass(frozen=True)
@@ -48,15 +49,19 @@ def _hunks(patch: str):
 			continue
 		file = m.group(1)
 		for hunk in re.split(r'^(?=@@ )', block, flags=re.M)[1:]:
-			start = int(re.match(r'@@ -\d+(?:,\d+)? \+(\d+)', hunk).group(1))
-			lines, n = [], start
+			m = re.match(r'@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))?', hunk)
+			old, n, new = int(m.group(1) or 1), int(m.group(2)), int(m.group(3) or 1)
+			lines = []
 			for text in hunk.splitlines()[1:]:
+				if old == new == 0:
+					break           # the rest is the mail's signature
 				kind = text[:1]
 				if kind == '\\':
 					continue
 				lines.append((kind, n if kind != '-' else None, text[1:]))
-				if kind != '-':
-					n += 1
+				old -= kind != '+'
+				new -= kind != '-'
+				n += kind != '-'
 			yield file, lines
 
 
@@ -146,7 +151,8 @@ class Region:
 def region(source: str, line: int) -> Region:
 	"""The lines of the volatile_if at @line of @source and of the stores
 	it orders: its legs, and when a leg leaves (return, goto, break,
-	continue) and there is no else, the rest of the function."""
+	continue) and there is no else, the rest of the function up to the
+	first label, where other paths come in."""
 	text = _blank(source)
 	starts = [0] + [m.end() for m in re.finditer('\n', text)]
 
@@ -158,6 +164,7 @@ def region(source: str, line: int) -> Region:
 	cond_end = _match(text, m.end())
 	then_end = _statement(text, cond_end)
 	end = then_end
+	last = None             # the line before a label that ends the region
 	j = _skip(text, then_end)
 	has_else = bool(re.match(r'else\b', text[j:]))
 	if has_else:
@@ -168,9 +175,12 @@ def region(source: str, line: int) -> Region:
 		while depth > 0 and k < len(text):
 			depth += (text[k] == '{') - (text[k] == '}')
 			k += 1
+		label = _LABEL.search(text, then_end, k)
 		end = k
+		if label:
+			last = line_of(label.start()) - 1
 	return Region(set(range(line, line_of(cond_end) + 1)),
-		      set(range(line_of(cond_end), line_of(end) + 1)))
+		      set(range(line_of(cond_end), (last or line_of(end)) + 1)))
 
 
 @dataclass
@@ -256,7 +266,8 @@ def _verdict(arch, g: ctrldep.Graph, seeds: Set[int], stores: Set[int]):
 	return ctrldep.analyse(g, seed=lambda n, _: n in seeds,
 			       ordered=lambda n, _: n in stores,
 			       clobbered=arch.isa.clobbered,
-			       tso=arch.flavour == arches.COMPILER_BARRIER)
+			       tso=arch.flavour == arches.COMPILER_BARRIER,
+			       before_load=False)
 
 
 def _site_in(arch, conv: _Object, plain: Dict[str, _Object], site: Site,

@@ -93,17 +93,20 @@ def _seeds(labels: FrozenSet[str]) -> FrozenSet[str]:
 def analyse(g: Graph, *, seed: Callable[[int, FrozenSet[str]], bool],
 	    ordered: Callable[[int, FrozenSet[str]], bool],
 	    init: Optional[Dict[str, FrozenSet[str]]] = None,
-	    clobbered: tuple = (), tso: bool = False) -> Verdict:
+	    clobbered: tuple = (), tso: bool = False,
+	    before_load: bool = True) -> Verdict:
 	"""Follow every path of @g.  @seed(n, address labels) says whether
 	instruction n is a marked load, @ordered(n, address labels) whether
 	the store at n must be ordered after them; @init labels registers at
-	entry (e.g. the argument that points to the marked variable)."""
-	verdict = _paths(g, seed, ordered, init, clobbered, tso)
+	entry (e.g. the argument that points to the marked variable).  A store
+	on a path that has not executed a marked load is broken if
+	@before_load, else that path is not the dependency's and is ignored."""
+	verdict = _paths(g, seed, ordered, init, clobbered, tso, before_load)
 	verdict.path = longest_path(g)
 	return verdict
 
 
-def _paths(g, seed, ordered, init, clobbered, tso) -> Verdict:
+def _paths(g, seed, ordered, init, clobbered, tso, before_load) -> Verdict:
 	start = (NONE, False, frozenset((init or {}).items()))
 	work, visited = [(0, start)], set()
 	stores: Dict[int, StoreVerdict] = {}
@@ -117,7 +120,7 @@ def _paths(g, seed, ordered, init, clobbered, tso) -> Verdict:
 			return Verdict('unknown', len(g.insns),
 				       why=f'more than {LIMIT} paths states')
 		state = _step(g, n, state, seed, ordered, clobbered, tso,
-			      stores, loads)
+			      before_load, stores, loads)
 		work.extend((m, state) for m in g.succs[n])
 	found = sorted(stores.values(), key=lambda s: s.addr)
 	if not loads:
@@ -177,10 +180,11 @@ def loads_tested(g: Graph, branch: int) -> List[int]:
 		if s.predicated:
 			written = NONE          # may not execute: look further too
 		if s.load and s.loaded & needed:
+			# READ_ONCE() of a local whose address other CPUs have
+			# looks like a spill reload: take it, and follow the slot.
+			found.add(n)
 			if s.slot:
 				needed = needed | {s.slot}
-			else:
-				found.add(n)
 		if s.store and s.slot in needed:
 			needed = (needed - {s.slot}) | s.values
 		if written:
@@ -189,7 +193,8 @@ def loads_tested(g: Graph, branch: int) -> List[int]:
 	return sorted(found)
 
 
-def _step(g, n, state, seed, ordered, clobbered, tso, stores, loads):
+def _step(g, n, state, seed, ordered, clobbered, tso, before_load, stores,
+	  loads):
 	"""The state after instruction @n; records the stores it checks."""
 	pending, seen, env = state
 	env = dict(env)
@@ -198,7 +203,7 @@ def _step(g, n, state, seed, ordered, clobbered, tso, stores, loads):
 	def lab(regs) -> FrozenSet[str]:
 		return frozenset().union(*(env.get(r, NONE) for r in regs))
 	addr = lab(s.addr)
-	if s.store and ordered(n, addr):
+	if s.store and ordered(n, addr) and (seen or before_load):
 		covered = _seeds(lab(s.values) | addr)
 		if not seen:
 			v = ('broken', 'can execute before the marked load')
