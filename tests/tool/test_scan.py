@@ -118,3 +118,24 @@ def test_scan_of_files(tmp_path):
 	assert result.parse_errors == {'bad.c': 1}
 	assert result.files == 3
 	assert result.json()['counts']['acquire-in-branch'] == 1
+
+
+def test_cache_serves_unchanged_files_and_notices_changes(tmp_path, monkeypatch):
+	monkeypatch.setenv('VOLATILE_IF_CACHE', str(tmp_path / 'cache'))
+	src = tmp_path / 'src'
+	src.mkdir()
+	body = ('int f(int *a)\n{\n\tif (READ_ONCE(*a)) {\n'
+		'\t\tsmp_acquire__after_ctrl_dep();\n\t\treturn 1;\n\t}\n\treturn 0;\n}\n')
+	(src / 'site.c').write_text(body)
+	first = scan.scan(src, ['site.c'], jobs=1, quiet=True)
+
+	def no_spatch(*args):
+		raise AssertionError('spatch run for an unchanged file')
+	monkeypatch.setattr(scan, '_spatch', no_spatch)
+	assert scan.scan(src, ['site.c'], jobs=1, quiet=True).sites == first.sites
+
+	monkeypatch.undo()
+	monkeypatch.setenv('VOLATILE_IF_CACHE', str(tmp_path / 'cache'))
+	(src / 'site.c').write_text('\n' + body)
+	moved = scan.scan(src, ['site.c'], jobs=1, quiet=True)
+	assert [s.line for s in moved.sites] == [s.line + 1 for s in first.sites]

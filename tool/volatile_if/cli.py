@@ -38,9 +38,10 @@ def cmd_scan(args) -> int:
 		return 0
 	for s in result.sites:
 		print(s.text())
-	for f, n in sorted(result.parse_errors.items()):
-		print(f'{f}: spatch could not parse {n} part(s); sites there were '
-		      'not looked for', file=sys.stderr)
+	if result.parse_errors:
+		print(f'{len(result.parse_errors)} files have parts spatch could not '
+		      'parse, where no site was looked for (they are listed by '
+		      '--json)', file=sys.stderr)
 	for f, why in sorted(result.failures.items()):
 		print(f'{f}: spatch failed: {why}', file=sys.stderr)
 	return 0

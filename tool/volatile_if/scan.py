@@ -11,6 +11,9 @@ The files go to spatch in chunks run in parallel, so that progress shows
 and a file that crashes spatch costs only itself.
 """
 
+import hashlib
+import json
+import os
 import re
 import subprocess
 import tempfile
@@ -213,6 +216,48 @@ def _spatch(sp_file: Path, root: Path, files: Sequence[str]) -> str:
 	return proc.stdout
 
 
+class Cache:
+	"""What spatch found in a file, keyed by everything that decides it:
+	the semantic patch, the macro file, spatch's version, and the file's
+	path and content.  It lives outside the repository, as ccache does, so
+	that a scan after a small change parses only what changed, in any
+	clone on the machine.  VOLATILE_IF_CACHE=DIR moves it, =off turns it
+	off."""
+
+	def __init__(self, sp_text: str):
+		where = os.environ.get('VOLATILE_IF_CACHE',
+				       str(Path.home() / '.cache' / 'volatile-if'))
+		self.dir = None if where in ('', 'off') else Path(where) / 'scan'
+		version = subprocess.run(['spatch', '--version'], capture_output=True,
+					 text=True).stdout
+		self.salt = hashlib.sha256('\0'.join(
+			(version, MACRO_FILE.read_text(), sp_text)).encode()).digest()
+
+	def _path(self, root: Path, f: str) -> Optional[Path]:
+		if not self.dir:
+			return None
+		h = hashlib.sha256(self.salt + f.encode() + b'\0')
+		h.update((root / f).read_bytes())
+		key = h.hexdigest()
+		return self.dir / key[:2] / key
+
+	def get(self, root: Path, f: str) -> Optional[Tuple[List[Site], int]]:
+		path = self._path(root, f)
+		if not path or not path.is_file():
+			return None
+		data = json.loads(path.read_text())
+		return [Site(**s) for s in data['sites']], data['bad']
+
+	def put(self, root: Path, f: str, sites: Sequence[Site], bad: int) -> None:
+		path = self._path(root, f)
+		if path:
+			path.parent.mkdir(parents=True, exist_ok=True)
+			tmp = path.with_suffix('.tmp')
+			tmp.write_text(json.dumps({'sites': [s.json() for s in sites],
+						   'bad': bad}))
+			os.replace(tmp, path)
+
+
 def scan(root: Path, files: Optional[Iterable[str]] = None, jobs: int = 2,
 	 cocci_dir: Path = COCCI, quiet: bool = False) -> ScanResult:
 	"""Run the rules of @cocci_dir on @files (relative to @root; default:
@@ -226,19 +271,33 @@ def scan(root: Path, files: Optional[Iterable[str]] = None, jobs: int = 2,
 		progress(f'[scan] {sum(map(len, groups.values()))} of {len(files)} '
 			 'files have keywords of some rule')
 	sites, parse_errors, failures = [], {}, {}
+
+	def found(f: str, f_sites: Sequence[Site], bad: int) -> None:
+		sites.extend(f_sites)
+		if bad:
+			parse_errors[f] = bad
+
 	with tempfile.TemporaryDirectory() as tmp:
 		tasks = []
 		for n, (names, members) in enumerate(sorted(groups.items())):
 			sp_file = Path(tmp) / f'rules-{n}.cocci'
 			sp_file.write_text(semantic_patch(
 				[r for r in rules if r.name in names]))
-			tasks += [(sp_file, members[i:i + CHUNK])
-				  for i in range(0, len(members), CHUNK)]
+			cache = Cache(sp_file.read_text())
+			todo = []
+			for f in members:
+				hit = cache.get(root, f)
+				if hit:
+					found(f, *hit)
+				else:
+					todo.append(f)
+			tasks += [(sp_file, cache, todo[i:i + CHUNK])
+				  for i in range(0, len(todo), CHUNK)]
 
 		def run_chunk(task):
-			sp_file, chunk = task
+			sp_file, cache, chunk = task
 			try:
-				return [(chunk, _spatch(sp_file, root, chunk), None)]
+				return cache, [(chunk, _spatch(sp_file, root, chunk), None)]
 			except Error:
 				if len(chunk) == 1:
 					raise
@@ -249,18 +308,24 @@ def scan(root: Path, files: Optional[Iterable[str]] = None, jobs: int = 2,
 					out.append(([f], _spatch(sp_file, root, [f]), None))
 				except Error as e:
 					out.append(([f], '', e.details.strip().splitlines()[-1:]))
-			return out
+			return cache, out
 
+		cached = sum(map(len, groups.values())) - sum(len(t[2]) for t in tasks)
+		if not quiet and cached:
+			progress(f'[scan] {cached} files unchanged since the last scan')
 		with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
 			futures = [pool.submit(run_chunk, t) for t in tasks]
 			for done, future in enumerate(as_completed(futures), 1):
-				for chunk, output, failure in future.result():
+				cache, results = future.result()
+				for chunk, output, failure in results:
 					if failure is not None:
 						failures[chunk[0]] = ' '.join(failure) or 'spatch failed'
 						continue
 					s, bad = parse_report(output, root)
-					sites += s
-					parse_errors.update(bad)
+					for f in chunk:
+						f_sites = [x for x in s if x.file == f]
+						found(f, f_sites, bad.get(f, 0))
+						cache.put(root, f, f_sites, bad.get(f, 0))
 				if not quiet and (done % 10 == 0 or done == len(tasks)):
 					progress(f'[scan {done}/{len(tasks)}] {len(sites)} sites')
 	return ScanResult(root, sorted(set(sites)), len(files), parse_errors, failures)
