@@ -192,6 +192,7 @@ class SiteResult:
 	unconverted: Optional[ctrldep.Verdict] = None
 	branch: Optional[int] = None        # volatile_cond()'s branch
 	others: Dict[str, int] = field(default_factory=dict)  # variant -> insns
+	statuses: Dict[str, str] = field(default_factory=dict)  # variant -> verdict
 
 	@property
 	def delta(self) -> Optional[int]:
@@ -206,7 +207,8 @@ class SiteResult:
 			'branch': None if self.branch is None else f'{self.branch:#x}',
 			'volatile_if': self.verdict.json(),
 			'if': self.unconverted and self.unconverted.json(),
-			'delta': self.delta, 'variants': self.others}
+			'delta': self.delta, 'variants': self.others,
+			'statuses': self.statuses}
 
 
 @dataclass
@@ -306,7 +308,9 @@ def _site_in(arch, conv: _Object, plain: Dict[str, _Object], site: Site,
 			if variant == 'if':
 				result.unconverted = v
 			result.others[variant] = v.insns
+			result.statuses[variant] = v.status
 		result.others['volatile_if'] = verdict.insns
+		result.statuses['volatile_if'] = verdict.status
 		results.append(result)
 	return results
 
