@@ -52,7 +52,7 @@ def cmd_convert(args) -> int:
 				 args.identity, args.jobs, args.since)
 	print(f'{len(result.converted)} sites converted in '
 	      f'{len(result.patches) - 1} patches, {len(result.review)} left '
-	      f'for review; branch {convert.BRANCH} in {result.worktree}')
+	      f'for review; branch {result.branch} in {result.worktree}')
 	for p in result.patches:
 		print(p)
 	return 0

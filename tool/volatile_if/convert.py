@@ -24,8 +24,13 @@ DEFAULT_IDENTITY = ('volatile-if maintainers '
 		    '<maintainers@users.noreply.a-seed-fc23c563.example>')
 # Every commit gets this date, so the same tree gives the same series.
 DATE = '2026-12-03T00:00:00+0000'
-BASE_BRANCH = 'volatile-if/base'
-BRANCH = 'volatile-if/convert'
+
+
+def branches(kernel: Path) -> Tuple[str, str]:
+	"""The branches convert makes in @kernel's repository: the base (HEAD
+	plus base-patch) and the conversion.  Named after the tree, so that
+	worktrees of one repository do not share them."""
+	return f'volatile-if/{kernel.name}-base', f'volatile-if/{kernel.name}'
 
 
 def read_reviewed(path: Path = REVIEWED) -> Dict[Tuple[str, str, str], str]:
@@ -48,28 +53,27 @@ def worktree_for(kernel: Path) -> Path:
 	return tree.WORK / f'convert-{kernel.name}-{digest}'
 
 
-def prepare(kernel: Path) -> Tuple[Path, str]:
+def prepare(kernel: Path) -> Tuple[Path, str, str]:
 	"""A scratch worktree of @kernel at its HEAD plus base-patch (unless
-	HEAD has it already), on a fresh branch volatile-if/convert.  Returns
-	the worktree and the base commit."""
+	HEAD has it already), on a fresh conversion branch.  Returns the
+	worktree, the branch and the base commit."""
+	base_branch, branch = branches(kernel)
 	head = tree.git(kernel, 'rev-parse', 'HEAD').strip()
-	checked_out = tree.git(kernel, 'worktree', 'list', '--porcelain')
 	wt = worktree_for(kernel)
-	for branch in (BASE_BRANCH, BRANCH):
-		for block in checked_out.split('\n\n'):
-			if f'branch refs/heads/{branch}\n' in block + '\n' and \
-			   f'worktree {wt}\n' not in block + '\n':
-				where = block.split('\n')[0].split(' ', 1)[1]
-				raise Error(f'branch {branch} is checked out in {where}: '
-					    'check out another branch there first')
+	for block in tree.git(kernel, 'worktree', 'list', '--porcelain').split('\n\n'):
+		lines = block.splitlines()
+		if f'branch refs/heads/{branch}' in lines and f'worktree {wt}' not in lines:
+			raise Error(f'branch {branch} is checked out in '
+				    f'{lines[0].split(" ", 1)[1]}: check out another '
+				    'branch there first')
 	progress(f'[convert] scratch worktree {wt} at {head[:12]}')
 	tree.worktree_at(kernel, wt, head)
 	if not tree.has_volatile_if(wt):
 		progress('[convert] applying base-patch')
 		tree.am(wt, tree.series(BASE_PATCH))
-	tree.git(wt, 'branch', '-f', BASE_BRANCH, 'HEAD')
-	tree.git(wt, 'checkout', '-q', '-B', BRANCH)
-	return wt, tree.git(wt, 'rev-parse', 'HEAD').strip()
+	tree.git(wt, 'branch', '-f', base_branch, 'HEAD')
+	tree.git(wt, 'checkout', '-q', '-B', branch)
+	return wt, branch, tree.git(wt, 'rev-parse', 'HEAD').strip()
 
 
 def _function_text(source: str, line: int) -> str:
@@ -117,6 +121,7 @@ def apply(worktree: Path, convert: Sequence[series.Conversion]) -> None:
 @dataclass
 class Result:
 	worktree: Path
+	branch: str
 	patches: List[Path]
 	converted: List[series.Conversion]
 	review: List[scan.Site]
@@ -145,7 +150,7 @@ def convert(kernel: Path, out: Path, identity: str = DEFAULT_IDENTITY,
 			       'HEAD', '--', '*.c', '*.h'],
 			      what=f'git diff {since} (is it a revision of {kernel}?)')
 		files = changed.stdout.split()
-	wt, base = prepare(kernel)
+	wt, branch, base = prepare(kernel)
 	result = scan.scan(wt, files, jobs=jobs)
 	convert_, review = conversions(wt, result.sites, reviewed)
 	progress(f'[convert] {len(convert_)} sites to convert, {len(review)} '
@@ -169,4 +174,4 @@ def convert(kernel: Path, out: Path, identity: str = DEFAULT_IDENTITY,
 			os.replace(p, final[-1])
 	finally:
 		shutil.rmtree(staging, ignore_errors=True)
-	return Result(wt, final, convert_, review, result)
+	return Result(wt, branch, final, convert_, review, result)
