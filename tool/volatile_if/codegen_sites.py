@@ -253,11 +253,11 @@ class _Object:
 		self.obj = disasm.disassemble(arch.objdump, path, lines=True)
 		self.decoder = isa.Decoder(arch.isa)
 
-	def functions_at(self, file: Path, line: int) -> List[str]:
-		"""The functions with code of @file:@line; a gcc-split part
+	def functions_at(self, file: Path, lines: Set[int]) -> List[str]:
+		"""The functions with code of @lines of @file; a gcc-split part
 		(foo.cold) counts as its function."""
 		names = {n.split('.cold')[0] for n, f in self.obj.functions.items()
-			 if any(_at(i, file, {line}) for i in f.insns)}
+			 if any(_at(i, file, lines) for i in f.insns)}
 		return sorted(n for n in names if n in self.obj.functions)
 
 	def graph(self, name: str) -> ctrldep.Graph:
@@ -277,12 +277,12 @@ def _site_in(arch, conv: _Object, plain: Dict[str, _Object], site: Site,
 	"""The results of @site in every function of @conv that has it."""
 	barrier = f'arch/{arch.linux_arch}/include/asm/barrier.h'
 	results = []
-	for name in conv.functions_at(file, site.line):
+	for name in conv.functions_at(file, reg.condition):
 		g = conv.graph(name)
 		branches = [n for n, (i, s) in enumerate(zip(g.insns, g.sems))
 			    if s.flow == 'cond' and i.where and
 			    i.where[0][0].endswith(barrier) and
-			    _at(i, file, {site.line})]
+			    _at(i, file, reg.condition)]
 		seeds = {n for b in branches for n in ctrldep.loads_tested(g, b)}
 		chains = {g.insns[n].where for n in seeds}
 
