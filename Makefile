@@ -12,7 +12,7 @@ setup:
 	scripts/setup
 
 run: setup
-	$(PYTEST)/base_patch/test_kunit.py
+	$(PYTHON) tool/volatile-if all
 
 test: setup
 	$(PYTEST)

@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import arches, boot, check, convert, scan, tree
+from . import arches, boot, check, codegen, codegen_sites, convert, scan, tree
 from .common import DEFAULT_TREE, GENERATED_PATCHES, Error, jobs, run
 
 
@@ -103,6 +103,27 @@ def cmd_boot(args) -> int:
 	return 0 if _report_boot(runs) else 1
 
 
+def cmd_codegen(args) -> int:
+	patches = _patches(args.patches) if args.sites else tree.series(args.patches)
+	worktree = check.series_tree(tree.kernel_tree(args.tree or DEFAULT_TREE),
+				     patches)
+	if args.sites:
+		result = codegen_sites.run(worktree, patches,
+					   compilers=args.cc or codegen.COMPILERS,
+					   variants=args.variant or ('if',))
+	else:
+		result = codegen.run(args.arch or codegen.ARCHES,
+				     args.cc or codegen.COMPILERS,
+				     args.variant or codegen.CHECKED,
+				     worktree=worktree)
+	if args.json:
+		json.dump(result.json(), sys.stdout, indent=1)
+		print()
+	else:
+		print(result.text())
+	return 0
+
+
 def cmd_all(args) -> int:
 	kernel = args.tree or DEFAULT_TREE
 	converted = convert.convert(kernel, args.out, args.identity, args.jobs)
@@ -149,6 +170,27 @@ def parser() -> argparse.ArgumentParser:
 	c.add_argument('--since', metavar='REV', default='',
 		       help='only sites in files changed since this revision')
 	c.set_defaults(func=cmd_convert)
+
+	g = sub.add_parser('codegen', help='is the branch in the machine code? '
+			   'the corpus (tests/codegen) or, with --sites, the '
+			   'converted sites')
+	g.add_argument('--tree', help=f'kernel tree (default: {DEFAULT_TREE}); '
+		       'built with base-patch and --patches on top')
+	g.add_argument('--patches', type=Path, default=GENERATED_PATCHES,
+		       help='the series (default: generated-patches/)')
+	g.add_argument('--arch', action='append', choices=codegen.ARCHES,
+		       help='only this architecture (repeatable; the sites are '
+		       'checked on arm64)')
+	g.add_argument('--cc', action='append', choices=codegen.COMPILERS,
+		       help='only this compiler (repeatable)')
+	g.add_argument('--variant', action='append', choices=list(codegen.VARIANTS),
+		       help='volatile_cond() variants to compare (repeatable; '
+		       'default: if and volatile_if)')
+	g.add_argument('--sites', action='store_true',
+		       help='the sites of the series and of the KUnit litmus tests, '
+		       'in the arm64 kernel objects')
+	g.add_argument('--json', action='store_true', help='one JSON object')
+	g.set_defaults(func=cmd_codegen)
 
 	for name, func, text in (
 			('check', cmd_check, 'checkpatch, sparse and cross-builds of a series'),

@@ -46,8 +46,8 @@ VARIANTS = {
 			   ' and a plain if ()'),
 	'proposal': Variant('proposal', about='volatile_cond() with a distinct '
 			    'asm in each leg, no asm goto'),
-	'proposal-goto': Variant('proposal-goto', about='asm goto falling through '
-				 'into the then-leg, 32-bit test of an int'),
+	'v1': Variant('v1', about="base-patch's first volatile_cond(): the value "
+		      'as a long, a branch to the then-leg'),
 }
 CHECKED = ('if', 'volatile_if')
 

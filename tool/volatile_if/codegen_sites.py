@@ -241,8 +241,13 @@ class SiteReport:
 			'missing': self.missing}
 
 
-def _at(insn: disasm.Insn, file: Path, lines: Set[int]) -> bool:
-	return any(f == str(file) and n in lines for f, n in insn.where)
+def _at(insn: disasm.Insn, file: str, lines: Set[int]) -> bool:
+	"""Whether @insn comes from @lines of @file (relative to the tree).
+	The line table's names are matched by their tail: an object that
+	ccache made for another clone of this repository names that clone's
+	tree, since paths below build/ are hashed relative to it."""
+	return any((f == file or f.endswith('/' + file)) and n in lines
+		   for f, n in insn.where)
 
 
 class _Object:
@@ -253,7 +258,7 @@ class _Object:
 		self.obj = disasm.disassemble(arch.objdump, path, lines=True)
 		self.decoder = isa.Decoder(arch.isa)
 
-	def functions_at(self, file: Path, lines: Set[int]) -> List[str]:
+	def functions_at(self, file: str, lines: Set[int]) -> List[str]:
 		"""The functions with code of @lines of @file; a gcc-split part
 		(foo.cold) counts as its function."""
 		names = {n.split('.cold')[0] for n, f in self.obj.functions.items()
@@ -273,7 +278,7 @@ def _verdict(arch, g: ctrldep.Graph, seeds: Set[int], stores: Set[int]):
 
 
 def _site_in(arch, conv: _Object, plain: Dict[str, _Object], site: Site,
-	     file: Path, reg: Region, compiler: str) -> List[SiteResult]:
+	     file: str, reg: Region, compiler: str) -> List[SiteResult]:
 	"""The results of @site in every function of @conv that has it."""
 	barrier = f'arch/{arch.linux_arch}/include/asm/barrier.h'
 	results = []
@@ -339,7 +344,8 @@ def analyse(worktree: Path, sites: Sequence[Site], *,
 			source = Path(argv[-1])
 			out = codegen.OUT / worktree.name / f'sites-{arch_name}-{compiler}'
 			objects = {}
-			for v in ('volatile_if',) + tuple(variants):
+			for v in ('volatile_if',) + tuple(x for x in variants
+							  if x != 'volatile_if'):
 				overlay = codegen.VARIANTS[v].overlay
 				path = recompile.compile_c(
 					b, argv, source, out / v / target,
@@ -349,7 +355,7 @@ def analyse(worktree: Path, sites: Sequence[Site], *,
 				objects[v] = _Object(arch, path)
 			conv = objects.pop('volatile_if')
 			for s in group:
-				rs = _site_in(arch, conv, objects, s, worktree / s.file,
+				rs = _site_in(arch, conv, objects, s, s.file,
 					      regions[s], compiler)
 				found.update(r.site for r in rs)
 				report.results.extend(rs)

@@ -131,9 +131,9 @@ def message(prefix: str, conversions: Sequence[Conversion], identity: str) -> st
 			   f'dependenc{"ies" if many else "y"}')
 	paragraphs = []
 	for c in conversions:
-		load = f', which depends on {c.load}' if c.load else ''
+		load = f', which depends on {c.load},' if c.load else ''
 		text = (f'In {c.site.function}(), the branch on "{c.condition}"'
-			f'{load}, orders the stores after it: {WHY[c.site.idiom]} '
+			f'{load} orders the stores after it: {WHY[c.site.idiom]} '
 			f'({c.site.idiom}).')
 		if c.reason:
 			text += f' Reviewed: {c.reason}.'

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""base-patch/ applies to the pristine tree and is clean by checkpatch."""
+"""base-patch/ and generated-patches/ apply to the pristine tree, in that
+order, and are clean by checkpatch."""
 
 import subprocess
 
@@ -8,6 +9,11 @@ import pytest
 from volatile_if import checkpatch, common, tree
 
 BASE = tree.series(common.BASE_PATCH)
+GENERATED = tree.series(common.GENERATED_PATCHES)
+# Every patch of both series, with an id like base-0001 or generated-0001.
+SERIES = [pytest.param(p, id=f'{kind}-{p.name[:4]}')
+	  for kind, patches in (('base', BASE), ('generated', GENERATED))
+	  for p in patches]
 
 
 def test_series_file_lists_every_patch():
@@ -17,21 +23,21 @@ def test_series_file_lists_every_patch():
 
 
 def test_applies_with_git_am(test_tree):
-	"""The test tree is pristine + the series, made with git am: each
-	patch became a commit with its subject, in order."""
+	"""The test tree is pristine + base-patch + generated-patches, made
+	with git am: each patch became a commit with its subject, in order."""
 	log = subprocess.run(['git', '-C', test_tree, 'log', '--reverse',
 			      '--format=%s', 'pristine..HEAD'], check=True,
 			     capture_output=True, text=True).stdout.splitlines()
-	assert log[:len(BASE)] == [tree.subject(p) for p in BASE]
+	assert log == [tree.subject(p) for p in BASE + GENERATED]
 
 
-@pytest.mark.parametrize('patch', BASE, ids=lambda p: p.name[:4])
+@pytest.mark.parametrize('patch', SERIES)
 def test_checkpatch_strict(test_tree, patch):
 	verdict = checkpatch.checkpatch(test_tree, patch)
 	assert (verdict.errors, verdict.warnings) == (0, 0), verdict.output
 
 
-@pytest.mark.parametrize('patch', BASE, ids=lambda p: p.name[:4])
+@pytest.mark.parametrize('patch', SERIES)
 def test_signed_off_and_explained(patch):
 	text = patch.read_text()
 	body = text.split('\n\n', 1)[1].split('\n---\n', 1)[0]

@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: GPL-2.0
+"""generated-patches/ is exactly what `volatile-if convert` makes of the
+6.1 tree, and holds to the kernel's standards: no new sparse warning, every
+touched object built on the seven architectures, and no convert site left
+for the kernel's own coccicheck.  (git am and checkpatch: tests/test_patches.py;
+the converted kernel booted: tests/boot/.)"""
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from volatile_if import arches, check, common, tree
+
+TOOL = common.REPO / 'tool' / 'volatile-if'
+GENERATED = tree.series(common.GENERATED_PATCHES)
+CONVERT_RULES = ('acquire-in-branch', 'acquire-early-exit', 'acquire-loop-exit')
+
+
+def test_series_is_committed():
+	cover = common.GENERATED_PATCHES / '0000-cover-letter.patch'
+	assert GENERATED and cover.is_file()
+	# The cover letter names every patch of the series.
+	assert all(tree.subject(p) in ' '.join(cover.read_text().split())
+		   for p in GENERATED)
+
+
+@pytest.mark.slow
+def test_regenerates_byte_for_byte(pristine, tmp_path):
+	"""convert on the tree scripts/setup unpacked gives the committed
+	files, byte for byte."""
+	proc = subprocess.run([sys.executable, str(TOOL), 'convert', '--tree',
+			       str(pristine), '--out', str(tmp_path)],
+			      capture_output=True, text=True)
+	assert proc.returncode == 0, proc.stderr
+	made = {p.name: p.read_bytes() for p in tmp_path.glob('*.patch')}
+	committed = {p.name: p.read_bytes()
+		     for p in common.GENERATED_PATCHES.glob('*.patch')}
+	assert sorted(made) == sorted(committed)
+	for name in committed:
+		assert made[name] == committed[name], f'{name} differs'
+
+
+@pytest.mark.slow
+def test_check_sparse_and_builds(pristine):
+	"""volatile-if check: sparse gives no new warning on any touched file,
+	and every touched object builds for every architecture."""
+	result = check.check(pristine, GENERATED)
+	print(result.table())
+	assert not any(result.new_sparse.values()), result.new_sparse
+	assert set(next(iter(result.builds.values()))) == set(arches.ARCHES)
+	failed = {(o, a): why for o, row in result.builds.items()
+		  for a, why in row.items() if why != 'ok'}
+	assert not failed
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize('rule', CONVERT_RULES)
+def test_coccicheck_finds_no_convert_site(test_tree, rule):
+	"""The kernel's copy of each convert rule, run by make coccicheck over
+	the converted tree, reports nothing left to convert."""
+	cocci = f'scripts/coccinelle/locks/{rule}.cocci'
+	proc = subprocess.run(['make', '-s', '-C', str(test_tree), 'coccicheck',
+			       'MODE=report', f'COCCI={cocci}', f'J={common.jobs()}'],
+			      capture_output=True, text=True)
+	assert proc.returncode == 0, proc.stderr[-2000:]
+	left = re.findall(r'^\S+:\d+:\d+-\d+: \[[\w-]+\] convert/.*$',
+			  proc.stdout, re.M)
+	assert not left, '\n'.join(left)
