@@ -17,6 +17,7 @@ import os
 import re
 import subprocess
 import tempfile
+from functools import lru_cache
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -216,6 +217,12 @@ def _spatch(sp_file: Path, root: Path, files: Sequence[str]) -> str:
 	return proc.stdout
 
 
+@lru_cache(maxsize=None)
+def _spatch_version() -> str:
+	return subprocess.run(['spatch', '--version'], capture_output=True,
+			      text=True).stdout
+
+
 class Cache:
 	"""What spatch found in a file, keyed by everything that decides it:
 	the semantic patch, the macro file, spatch's version, and the file's
@@ -228,18 +235,19 @@ class Cache:
 		where = os.environ.get('VOLATILE_IF_CACHE',
 				       str(Path.home() / '.cache' / 'volatile-if'))
 		self.dir = None if where in ('', 'off') else Path(where) / 'scan'
-		version = subprocess.run(['spatch', '--version'], capture_output=True,
-					 text=True).stdout
 		self.salt = hashlib.sha256('\0'.join(
-			(version, MACRO_FILE.read_text(), sp_text)).encode()).digest()
+			(_spatch_version(), MACRO_FILE.read_text(), sp_text)).encode()).digest()
+		self.paths: Dict[str, Path] = {}    # file -> entry: get() then put()
 
 	def _path(self, root: Path, f: str) -> Optional[Path]:
 		if not self.dir:
 			return None
-		h = hashlib.sha256(self.salt + f.encode() + b'\0')
-		h.update((root / f).read_bytes())
-		key = h.hexdigest()
-		return self.dir / key[:2] / key
+		if f not in self.paths:
+			h = hashlib.sha256(self.salt + f.encode() + b'\0')
+			h.update((root / f).read_bytes())
+			key = h.hexdigest()
+			self.paths[f] = self.dir / key[:2] / key
+		return self.paths[f]
 
 	def get(self, root: Path, f: str) -> Optional[Tuple[List[Site], int]]:
 		path = self._path(root, f)
