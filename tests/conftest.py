@@ -2,6 +2,7 @@
 """Fixtures shared by the tests: the kernel trees, and the builds that are
 expensive enough to make once per session."""
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -27,6 +28,21 @@ def _once(make):
 			pytest.fail(f'{done[key]}\n{done[key].details}')
 		return done[key]
 	return get
+
+
+# The driver, run as a user runs it.
+TOOL = [sys.executable, str(common.REPO / 'tool' / 'volatile-if')]
+
+
+@pytest.fixture(scope='session')
+def tool():
+	"""tool/volatile-if with @args, its output captured; keyword arguments
+	go to subprocess.run.  tool.argv is the command without arguments."""
+	def run(*args, **kwargs):
+		return subprocess.run(TOOL + [str(a) for a in args],
+				      capture_output=True, text=True, **kwargs)
+	run.argv = TOOL
+	return run
 
 
 @pytest.fixture(scope='session')

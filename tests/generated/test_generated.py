@@ -7,13 +7,11 @@ the converted kernel booted: tests/boot/.)"""
 
 import re
 import subprocess
-import sys
 
 import pytest
 
 from volatile_if import arches, check, common, tree
 
-TOOL = common.REPO / 'tool' / 'volatile-if'
 GENERATED = tree.series(common.GENERATED_PATCHES)
 CONVERT_RULES = ('acquire-in-branch', 'acquire-early-exit', 'acquire-loop-exit')
 
@@ -27,12 +25,10 @@ def test_series_is_committed():
 
 
 @pytest.mark.slow
-def test_regenerates_byte_for_byte(pristine, tmp_path):
+def test_regenerates_byte_for_byte(tool, pristine, tmp_path):
 	"""convert on the tree scripts/setup unpacked gives the committed
 	files, byte for byte."""
-	proc = subprocess.run([sys.executable, str(TOOL), 'convert', '--tree',
-			       str(pristine), '--out', str(tmp_path)],
-			      capture_output=True, text=True)
+	proc = tool('convert', '--tree', pristine, '--out', tmp_path)
 	assert proc.returncode == 0, proc.stderr
 	made = {p.name: p.read_bytes() for p in tmp_path.glob('*.patch')}
 	committed = {p.name: p.read_bytes()

@@ -6,24 +6,11 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
 from volatile_if import common
-
-TOOL = common.REPO / 'tool' / 'volatile-if'
-
-
-def volatile_if(*args, path=None, cwd=None):
-	env = dict(os.environ)
-	if path is not None:
-		env['PATH'] = path
-	return subprocess.run([sys.executable, str(TOOL), *map(str, args)],
-			      capture_output=True, text=True, env=env, cwd=cwd)
-
 
 def one_line_error(proc, *words):
 	assert proc.returncode != 0
@@ -34,12 +21,12 @@ def one_line_error(proc, *words):
 
 
 def only(tmp_path, *programs):
-	"""A PATH with just @programs in it."""
+	"""The environment with a PATH that has just @programs in it."""
 	bin_dir = tmp_path / 'bin'
 	bin_dir.mkdir()
 	for p in programs:
 		(bin_dir / p).symlink_to(shutil.which(p))
-	return str(bin_dir)
+	return dict(os.environ, PATH=str(bin_dir))
 
 
 def fake_kernel(path):
@@ -54,51 +41,51 @@ def fake_kernel(path):
 	return path
 
 
-def test_not_a_kernel_tree(tmp_path):
-	one_line_error(volatile_if('scan', '--tree', tmp_path), 'not the top of a kernel tree')
-	one_line_error(volatile_if('convert', '--tree', tmp_path, '--out', tmp_path / 'o'),
+def test_not_a_kernel_tree(tool, tmp_path):
+	one_line_error(tool('scan', '--tree', tmp_path), 'not the top of a kernel tree')
+	one_line_error(tool('convert', '--tree', tmp_path, '--out', tmp_path / 'o'),
 		       'not the top of a kernel tree')
 
 
-def test_not_git(tmp_path):
+def test_not_git(tool, tmp_path):
 	fake_kernel(tmp_path)
 	shutil.rmtree(tmp_path / '.git')
-	one_line_error(volatile_if('scan', '--tree', tmp_path), 'not a git repository')
+	one_line_error(tool('scan', '--tree', tmp_path), 'not a git repository')
 
 
-def test_missing_path(tmp_path):
-	one_line_error(volatile_if('scan', tmp_path / 'nope.c'), 'no such file')
+def test_missing_path(tool, tmp_path):
+	one_line_error(tool('scan', tmp_path / 'nope.c'), 'no such file')
 
 
-def test_spatch_missing(tmp_path):
+def test_spatch_missing(tool, tmp_path):
 	(tmp_path / 'a.c').write_text('int x;\n')
-	one_line_error(volatile_if('scan', tmp_path / 'a.c', path=only(tmp_path, 'git')),
+	one_line_error(tool('scan', tmp_path / 'a.c', env=only(tmp_path, 'git')),
 		       'spatch not found', 'apt-get install coccinelle')
 
 
-def test_dirty_tree_is_refused_and_left_alone(tmp_path):
+def test_dirty_tree_is_refused_and_left_alone(tool, tmp_path):
 	tree = fake_kernel(tmp_path / 'linux')
 	(tree / 'Kconfig').write_text('# my work in progress\n')
-	one_line_error(volatile_if('convert', '--tree', tree, '--out', tmp_path / 'o'),
+	one_line_error(tool('convert', '--tree', tree, '--out', tmp_path / 'o'),
 		       'uncommitted changes')
 	assert (tree / 'Kconfig').read_text() == '# my work in progress\n'
 	assert not (tmp_path / 'o').exists()
 
 
-def test_output_not_writable(tmp_path):
+def test_output_not_writable(tool, tmp_path):
 	tree = fake_kernel(tmp_path / 'linux')
-	one_line_error(volatile_if('convert', '--tree', tree, '--out', '/proc/volatile-if'),
+	one_line_error(tool('convert', '--tree', tree, '--out', '/proc/volatile-if'),
 		       'cannot write to /proc/volatile-if', '--out')
 
 
-def test_bad_identity(tmp_path):
+def test_bad_identity(tool, tmp_path):
 	tree = fake_kernel(tmp_path / 'linux')
-	one_line_error(volatile_if('convert', '--tree', tree, '--out', tmp_path / 'o',
+	one_line_error(tool('convert', '--tree', tree, '--out', tmp_path / 'o',
 				   '--identity', 'nobody'), 'Name <email>')
 
 
-def test_no_patches_to_check(tmp_path, pristine):
-	one_line_error(volatile_if('check', '--patches', tmp_path), 'no patches', 'convert')
+def test_no_patches_to_check(tool, tmp_path, pristine):
+	one_line_error(tool('check', '--patches', tmp_path), 'no patches', 'convert')
 
 
 @pytest.fixture
@@ -109,25 +96,25 @@ def a_patch(tmp_path):
 	return d
 
 
-def test_sparse_missing(tmp_path, pristine, a_patch):
-	one_line_error(volatile_if('check', '--patches', a_patch,
-				   path=only(tmp_path, 'git', 'perl')),
+def test_sparse_missing(tool, tmp_path, pristine, a_patch):
+	one_line_error(tool('check', '--patches', a_patch,
+				   env=only(tmp_path, 'git', 'perl')),
 		       'sparse not found', 'apt-get install sparse')
 
 
-def test_cross_gcc_missing(tmp_path, pristine, a_patch):
-	one_line_error(volatile_if('check', '--patches', a_patch, '--arch', 'arm64',
-				   path=only(tmp_path, 'git', 'perl', 'sparse')),
+def test_cross_gcc_missing(tool, tmp_path, pristine, a_patch):
+	one_line_error(tool('check', '--patches', a_patch, '--arch', 'arm64',
+				   env=only(tmp_path, 'git', 'perl', 'sparse')),
 		       'aarch64-linux-gnu-gcc not found', 'apt-get install gcc-aarch64-linux-gnu')
 
 
-def test_qemu_missing(tmp_path, pristine, a_patch):
-	one_line_error(volatile_if('boot', '--patches', a_patch, '--arch', 'arm64',
-				   path=only(tmp_path, 'git', 'aarch64-linux-gnu-gcc')),
+def test_qemu_missing(tool, tmp_path, pristine, a_patch):
+	one_line_error(tool('boot', '--patches', a_patch, '--arch', 'arm64',
+				   env=only(tmp_path, 'git', 'aarch64-linux-gnu-gcc')),
 		       'qemu-system-aarch64 not found', 'apt-get install qemu-system-arm')
 
 
-def test_interrupt_leaves_tree_branch_and_output_alone(tmp_path, pristine):
+def test_interrupt_leaves_tree_branch_and_output_alone(tool, tmp_path, pristine):
 	def state():
 		return [subprocess.run(['git', '-C', pristine, *cmd], capture_output=True,
 				       text=True).stdout
@@ -137,7 +124,7 @@ def test_interrupt_leaves_tree_branch_and_output_alone(tmp_path, pristine):
 	out.mkdir()
 	(out / '0001-mine.patch').write_text('keep me\n')
 	before = state()
-	proc = subprocess.Popen([sys.executable, str(TOOL), 'convert', '--out', str(out)],
+	proc = subprocess.Popen(tool.argv + ['convert', '--out', str(out)],
 				stderr=subprocess.PIPE, text=True)
 	time.sleep(8)
 	proc.send_signal(signal.SIGINT)

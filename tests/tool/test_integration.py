@@ -3,22 +3,12 @@
 with base-patch and tests/tool/fixture/ (one file, three sites) on top."""
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 from volatile_if import common, tree
 
-TOOL = common.REPO / 'tool' / 'volatile-if'
 FIXTURE = tree.series(common.REPO / 'tests/tool/fixture')
-
-
-def volatile_if(*args):
-	proc = subprocess.run([sys.executable, str(TOOL), *map(str, args)],
-			      capture_output=True, text=True)
-	assert proc.returncode == 0, proc.stderr
-	return proc.stdout
 
 
 @pytest.fixture(scope='module')
@@ -28,7 +18,12 @@ def fixture_tree(pristine):
 
 
 @pytest.mark.slow
-def test_scan_convert_check(fixture_tree, tmp_path):
+def test_scan_convert_check(tool, fixture_tree, tmp_path):
+	def volatile_if(*args):
+		proc = tool(*args)
+		assert proc.returncode == 0, proc.stderr
+		return proc.stdout
+
 	found = json.loads(volatile_if('scan', '--tree', fixture_tree, '--since', 'HEAD~1',
 				       '--json'))
 	assert [(s['file'], s['function'], s['idiom'], s['action']) for s in found['sites']] == [
