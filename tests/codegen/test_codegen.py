@@ -350,6 +350,13 @@ static void g(int *a, int *b)
 out:
 	WRITE_ONCE(*b, 2);
 }
+
+static void h(int *a, int *b)
+{
+	volatile_if (READ_ONCE(*a) && lock_it(b)) {
+		WRITE_ONCE(*b, 1);
+	}
+}
 '''
 
 
@@ -361,6 +368,27 @@ def test_region_legs_and_exits():
 	assert r.condition == {17} and r.ordered == set(range(17, 22))
 	with pytest.raises(Error):
 		codegen_sites.region(SOURCE, 3)
+
+
+
+def test_stores_of_a_call_in_the_condition_are_not_the_legs():
+	barrier = 'arch/arm64/include/asm/barrier.h'
+	cond = {4153}
+
+	def called(*where):
+		insn = disasm.Insn('.text', 0, 'str', where=where)
+		return codegen_sites._called(insn, 'kernel/sched/core.c', cond,
+					     barrier)
+	# ttwu_runnable(), inlined into the condition of try_to_wake_up()
+	assert called(('/t/kernel/sched/core.c', 3712),
+		      ('/t/kernel/sched/core.c', 4153))
+	# a store of both legs, merged and given the if's line
+	assert not called(('/t/' + barrier, 234),
+			  ('/t/kernel/sched/core.c', 4153))
+	assert not called(('/t/kernel/sched/core.c', 4153),)
+	# a call in a leg
+	assert not called(('/t/include/linux/sched.h', 20),
+			  ('/t/kernel/sched/core.c', 4154))
 
 
 PATCH = '''\

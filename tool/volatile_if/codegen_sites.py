@@ -179,6 +179,8 @@ def region(source: str, line: int) -> Region:
 		end = k
 		if label:
 			last = line_of(label.start()) - 1
+	# From the condition's last line: compilers give a store merged from
+	# both legs the line of the if.
 	return Region(set(range(line, line_of(cond_end) + 1)),
 		      set(range(line_of(cond_end), (last or line_of(end)) + 1)))
 
@@ -250,6 +252,19 @@ def _at(insn: disasm.Insn, file: str, lines: Set[int]) -> bool:
 		   for f, n in insn.where)
 
 
+def _called(insn: disasm.Insn, file: str, condition: Set[int],
+	    barrier: str) -> bool:
+	"""Whether @insn is code of a function that the condition calls
+	(inlined at a line of @condition), other than volatile_cond(): its
+	stores come before the site's branch and are not the legs'."""
+	for n, (f, line) in enumerate(insn.where):
+		if (f == file or f.endswith('/' + file)) and line in condition:
+			inner = insn.where[:n]
+			return bool(inner) and \
+				not any(g.endswith(barrier) for g, _ in inner)
+	return False
+
+
 class _Object:
 	"""One compile of a touched object, disassembled with lines."""
 
@@ -269,12 +284,27 @@ class _Object:
 		return ctrldep.graph(self.obj, self.obj.functions[name], self.decoder)
 
 
-def _verdict(arch, g: ctrldep.Graph, seeds: Set[int], stores: Set[int]):
+def _verdict(arch, g: ctrldep.Graph, seeds: Set[int], stores: Set[int],
+	     branches: Sequence[int]):
+	"""The site's verdict on the paths through its @branches (all paths
+	if it has none): a store on a path that skips the site, such as the
+	overwrite path around the one in perf's ring buffer, is not its to
+	order."""
 	return ctrldep.analyse(g, seed=lambda n, _: n in seeds,
 			       ordered=lambda n, _: n in stores,
 			       clobbered=arch.isa.clobbered,
 			       tso=arch.flavour == arches.COMPILER_BARRIER,
-			       before_load=False)
+			       before_load=False,
+			       through=set(branches) or None)
+
+
+def _branches(g: ctrldep.Graph, file: str, lines: Set[int],
+	      inner: str = '') -> List[int]:
+	"""The conditional branches of @g made for @lines of @file (and, given
+	@inner, inlined from a file whose name ends so)."""
+	return [n for n, (i, s) in enumerate(zip(g.insns, g.sems))
+		if s.flow == 'cond' and i.where and
+		i.where[0][0].endswith(inner) and _at(i, file, lines)]
 
 
 def _site_in(arch, conv: _Object, plain: Dict[str, _Object], site: Site,
@@ -284,23 +314,37 @@ def _site_in(arch, conv: _Object, plain: Dict[str, _Object], site: Site,
 	results = []
 	for name in conv.functions_at(file, reg.condition):
 		g = conv.graph(name)
-		branches = [n for n, (i, s) in enumerate(zip(g.insns, g.sems))
-			    if s.flow == 'cond' and i.where and
-			    i.where[0][0].endswith(barrier) and
-			    _at(i, file, reg.condition)]
+		branches = _branches(g, file, reg.condition, barrier)
 		seeds = {n for b in branches for n in ctrldep.loads_tested(g, b)}
+		# Where the compiler has already branched on the load (a cmpxchg
+		# loop, or an && before a call), it may thread the condition's
+		# value into volatile_cond() as a constant on each path.  The
+		# stores are then ordered by the compiler's own branches, which
+		# the analysis below checks against the condition's loads.
+		threaded = branches and not seeds
+		if threaded:
+			seeds = {n for n, (i, s) in enumerate(zip(g.insns, g.sems))
+				 if s.load and _at(i, file, reg.condition)}
 		chains = {g.insns[n].where for n in seeds}
 
 		def stores(graph):
+			"""The stores and calls (a callee may store) of the legs."""
 			return {n for n, (i, s) in enumerate(zip(graph.insns, graph.sems))
-				if s.store and _at(i, file, reg.ordered)}
-		verdict = _verdict(arch, g, seeds, stores(g))
+				if (s.store or s.flow == 'call') and
+				_at(i, file, reg.ordered) and
+				not _called(i, file, reg.condition, barrier)}
+		verdict = _verdict(arch, g, seeds, stores(g), branches)
 		if not branches:
 			verdict.status, verdict.why = 'broken', \
 				f'no branch of volatile_cond() ({barrier}) at the site'
 		elif not seeds:
 			verdict.status, verdict.why = 'broken', \
-				'the branch of volatile_cond() tests no load'
+				'no load in the condition, and the branch of ' \
+				'volatile_cond() tests none'
+		elif threaded and verdict.status == 'ok':
+			verdict.why = 'the branch of volatile_cond() tests a ' \
+				'value the compiler knows on each path; the ' \
+				"compiler's branches on the load order the stores"
 		result = SiteResult(site, compiler, name, verdict,
 				    branch=g.insns[branches[0]].addr if branches else None)
 		for variant, o in plain.items():
@@ -309,7 +353,8 @@ def _site_in(arch, conv: _Object, plain: Dict[str, _Object], site: Site,
 			pg = o.graph(name)
 			pseeds = {n for n, i in enumerate(pg.insns)
 				  if pg.sems[n].load and i.where in chains}
-			v = _verdict(arch, pg, pseeds, stores(pg))
+			v = _verdict(arch, pg, pseeds, stores(pg),
+				     _branches(pg, file, reg.condition))
 			if variant == 'if':
 				result.unconverted = v
 			result.others[variant] = v.insns

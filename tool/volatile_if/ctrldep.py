@@ -94,19 +94,26 @@ def analyse(g: Graph, *, seed: Callable[[int, FrozenSet[str]], bool],
 	    ordered: Callable[[int, FrozenSet[str]], bool],
 	    init: Optional[Dict[str, FrozenSet[str]]] = None,
 	    clobbered: tuple = (), tso: bool = False,
-	    before_load: bool = True) -> Verdict:
+	    before_load: bool = True,
+	    through: Optional[Set[int]] = None) -> Verdict:
 	"""Follow every path of @g.  @seed(n, address labels) says whether
 	instruction n is a marked load, @ordered(n, address labels) whether
-	the store at n must be ordered after them; @init labels registers at
+	the store (or the call, which may store) at n must be ordered after
+	them; @init labels registers at
 	entry (e.g. the argument that points to the marked variable).  A store
 	on a path that has not executed a marked load is broken if
-	@before_load, else that path is not the dependency's and is ignored."""
-	verdict = _paths(g, seed, ordered, init, clobbered, tso, before_load)
+	@before_load, else that path is not the dependency's and is ignored.
+	Given @through, only the paths through one of these instructions (a
+	site's branch) after the latest marked load are the dependency's: a
+	store on another path is not checked."""
+	verdict = _paths(g, seed, ordered, init, clobbered, tso, before_load,
+			 through)
 	verdict.path = longest_path(g)
 	return verdict
 
 
-def _paths(g, seed, ordered, init, clobbered, tso, before_load) -> Verdict:
+def _paths(g, seed, ordered, init, clobbered, tso, before_load,
+	   through) -> Verdict:
 	start = (NONE, False, frozenset((init or {}).items()))
 	work, visited = [(0, start)], set()
 	stores: Dict[int, StoreVerdict] = {}
@@ -120,7 +127,7 @@ def _paths(g, seed, ordered, init, clobbered, tso, before_load) -> Verdict:
 			return Verdict('unknown', len(g.insns),
 				       why=f'more than {LIMIT} paths states')
 		state = _step(g, n, state, seed, ordered, clobbered, tso,
-			      before_load, stores, loads)
+			      before_load, through, stores, loads)
 		work.extend((m, state) for m in g.succs[n])
 	found = sorted(stores.values(), key=lambda s: s.addr)
 	if not loads:
@@ -193,8 +200,8 @@ def loads_tested(g: Graph, branch: int) -> List[int]:
 	return sorted(found)
 
 
-def _step(g, n, state, seed, ordered, clobbered, tso, before_load, stores,
-	  loads):
+def _step(g, n, state, seed, ordered, clobbered, tso, before_load, through,
+	  stores, loads):
 	"""The state after instruction @n; records the stores it checks."""
 	pending, seen, env = state
 	env = dict(env)
@@ -203,7 +210,8 @@ def _step(g, n, state, seed, ordered, clobbered, tso, before_load, stores,
 	def lab(regs) -> FrozenSet[str]:
 		return frozenset().union(*(env.get(r, NONE) for r in regs))
 	addr = lab(s.addr)
-	if s.store and ordered(n, addr) and (seen or before_load):
+	if (s.store or s.flow == 'call') and ordered(n, addr) and \
+	   (seen or before_load):
 		covered = _seeds(lab(s.values) | addr)
 		if not seen:
 			v = ('broken', 'can execute before the marked load')
@@ -226,7 +234,9 @@ def _step(g, n, state, seed, ordered, clobbered, tso, before_load, stores,
 			t = f'@{insn.addr:x}'
 			env = {k: v - {t} for k, v in env.items()}
 			mem |= {t}
-			seen = True
+			# Given @through, a path is the dependency's once it
+			# passes the site's branch after its latest load.
+			seen = through is None
 			loads.add(insn.addr)
 			if not s.acquire and not tso:
 				pending = pending | {t}
@@ -243,6 +253,7 @@ def _step(g, n, state, seed, ordered, clobbered, tso, before_load, stores,
 			env.pop(r, None)
 	if s.flow == 'cond':
 		pending = pending - _seeds(lab(s.cond))
+		seen = seen or (through is not None and n in through)
 	if s.fence:
 		pending = NONE
 	return (pending, seen, frozenset((k, v) for k, v in env.items() if v))
