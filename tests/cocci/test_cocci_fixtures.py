@@ -165,6 +165,13 @@ def test_patch(runs, fixture):
     assert got == expected_file.read_text()
 
 
+@pytest.mark.parametrize("idiom", sorted(set(idioms()) - CONVERT))
+def test_report_only_patch_mode_changes_nothing(runs, idiom):
+    work, rc, out, err = runs[idiom, "patch"]
+    assert rc == 0, err
+    assert not list(work.glob("*.cocci_res")), out
+
+
 @pytest.mark.parametrize("mode", ["context", "org"])
 @pytest.mark.parametrize("idiom", idioms())
 def test_context_and_org_smoke(runs, idiom, mode):
@@ -236,5 +243,5 @@ def test_headers_are_kernel_style():
         assert any(l.startswith("// Confidence:") for l in lines), path.name
         assert "--include-headers" in next(l for l in lines
                                            if "Options:" in l)
-        for mode in ("context", "org", "report"):
+        for mode in ("patch", "context", "org", "report"):
             assert "virtual %s\n" % mode in text, (path.name, mode)

@@ -193,8 +193,8 @@ class SiteResult:
 	verdict: ctrldep.Verdict            # of the converted object
 	unconverted: Optional[ctrldep.Verdict] = None
 	branch: Optional[int] = None        # volatile_cond()'s branch
-	others: Dict[str, int] = field(default_factory=dict)  # variant -> insns
-	statuses: Dict[str, str] = field(default_factory=dict)  # variant -> verdict
+	# every variant compiled, volatile_if and if included
+	variants: Dict[str, ctrldep.Verdict] = field(default_factory=dict)
 
 	@property
 	def delta(self) -> Optional[int]:
@@ -209,8 +209,10 @@ class SiteResult:
 			'branch': None if self.branch is None else f'{self.branch:#x}',
 			'volatile_if': self.verdict.json(),
 			'if': self.unconverted and self.unconverted.json(),
-			'delta': self.delta, 'variants': self.others,
-			'statuses': self.statuses}
+			'delta': self.delta,
+			'variants': {k: v.insns for k, v in self.variants.items()},
+			'paths': {k: v.path for k, v in self.variants.items()},
+			'statuses': {k: v.status for k, v in self.variants.items()}}
 
 
 @dataclass
@@ -357,10 +359,8 @@ def _site_in(arch, conv: _Object, plain: Dict[str, _Object], site: Site,
 				     _branches(pg, file, reg.condition))
 			if variant == 'if':
 				result.unconverted = v
-			result.others[variant] = v.insns
-			result.statuses[variant] = v.status
-		result.others['volatile_if'] = verdict.insns
-		result.statuses['volatile_if'] = verdict.status
+			result.variants[variant] = v
+		result.variants['volatile_if'] = verdict
 		results.append(result)
 	return results
 
