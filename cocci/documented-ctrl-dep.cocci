@@ -100,17 +100,46 @@ def dcd_emit(out, p, e, where):
            "forms a control dependency, and no barrier backs it: consider "
            "volatile_if" % (p.current_element, where, dcd_src(e)))
 
-// Only files with marked loads or atomics are worth parsing,
+// Only files with marked loads or atomics are worth parsing (the calls are
+// spelled out, not an identifier set, so that spatch selects files on
+// them),
 @dcd_tok@
-identifier LD = {READ_ONCE, atomic_read, atomic_long_read, atomic64_read,
-                 atomic_read_acquire, local_read, refcount_read,
-                 refcount_inc_not_zero, rcu_dereference, test_bit,
-                 test_and_set_bit, test_and_clear_bit, smp_load_acquire,
-                 smp_cond_load_relaxed, cmpxchg, xchg};
 position p;
 @@
 
-LD@p(...)
+(
+READ_ONCE@p(...)
+|
+atomic_read@p(...)
+|
+atomic_long_read@p(...)
+|
+atomic64_read@p(...)
+|
+atomic_read_acquire@p(...)
+|
+local_read@p(...)
+|
+refcount_read@p(...)
+|
+refcount_inc_not_zero@p(...)
+|
+rcu_dereference@p(...)
+|
+test_bit@p(...)
+|
+test_and_set_bit@p(...)
+|
+test_and_clear_bit@p(...)
+|
+smp_load_acquire@p(...)
+|
+smp_cond_load_relaxed@p(...)
+|
+cmpxchg@p(...)
+|
+xchg@p(...)
+)
 
 // and only those that say "control dependency" somewhere worth matching.
 @script:python dcd_file@
@@ -170,7 +199,7 @@ if@p (E@e) S1
 )
 
 // Leaving ifs inside a commented if that does not leave itself.
-@dcd_inner disable neg_if, drop_else forall@
+@dcd_inner depends on dcd_file disable neg_if, drop_else forall@
 position p = {dcd_before.p, dcd_top.p, dcd_after.p};
 position q;
 position e, op;
@@ -196,7 +225,7 @@ if@q (E2@e) { ... goto l; }
 
 // Of those, the ifs that have a barrier, or are converted: other idioms.
 // (Checked on the commented ifs only: on every if it is slow.)
-@dcd_bar@
+@dcd_bar depends on dcd_file@
 identifier BAR = {smp_acquire__after_ctrl_dep, smp_rmb, rmb, smp_mb, mb,
                   dma_rmb};
 position bp = {dcd_before.p, dcd_top.p, dcd_after.p, dcd_inner.q};
@@ -230,7 +259,7 @@ bp << dcd_bar.bp;
 
 dcd_barred.add((bp[0].file, bp[0].line, bp[0].column))
 
-@dcd_ctx depends on context && !org && !report@
+@dcd_ctx depends on dcd_file && context && !org && !report@
 position p = {dcd_before.p, dcd_top.p, dcd_after.p, dcd_inner.q};
 expression E;
 statement S;

@@ -74,12 +74,31 @@ def hsh_msg(p, e):
 // The stores, in a branch of an if whose condition has such a load.
 // Only files with marked loads (spatch selects files on these tokens).
 @hsh_tok@
-identifier LD = {READ_ONCE, atomic_read, atomic_long_read, atomic64_read,
-                 local_read, local64_read, refcount_read, kref_read,
-                 rcu_dereference, rcu_dereference_raw, rcu_access_pointer};
 @@
 
-LD(...)
+(
+READ_ONCE(...)
+|
+atomic_read(...)
+|
+atomic_long_read(...)
+|
+atomic64_read(...)
+|
+local_read(...)
+|
+local64_read(...)
+|
+refcount_read(...)
+|
+kref_read(...)
+|
+rcu_dereference(...)
+|
+rcu_dereference_raw(...)
+|
+rcu_access_pointer(...)
+)
 
 // Ifs with an else whose condition has a marked load, or a local variable
 // that holds one (not reassigned in between).
