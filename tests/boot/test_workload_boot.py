@@ -306,6 +306,7 @@ def test_qemu_command(arch, tmp_path):
 	append = cmd[cmd.index('-append') + 1].split()
 	assert a.qemu.console in append and 'rdinit=/init' in append
 	assert 'panic=-1' in append and 'kunit.enable=0' in append
+	assert 'watchdog_thresh=60' in append
 	assert cmd[cmd.index('-smp') + 1] == str(workload.SMP)
 	assert cmd[cmd.index('-kernel') + 1] == str(tmp_path / a.qemu.kernel_path)
 	assert '-no-reboot' in cmd

@@ -253,8 +253,11 @@ def qemu_command(arch: arches.Arch, build_dir: Path, initrd: Path,
 	if not kernel.is_file() or not config.is_file():
 		raise Error(f'no kernel in {build_dir}: build it first (volatile-if '
 			    f'boot, or the kunit_run fixture)')
-	# Without a dot and with '=', a parameter is init's environment.
-	append = [q.console, 'rdinit=/init', 'panic=-1',
+	# Without a dot and with '=', a parameter is init's environment.  A
+	# guest emulated on a busy host can miss the soft-lockup detector's
+	# 20 s; at its maximum, 120 s like init's watchdog, it still reports
+	# real lockups.
+	append = [q.console, 'rdinit=/init', 'panic=-1', 'watchdog_thresh=60',
 		  *kunit_off(parse_config(config.read_text())),
 		  f'vif_watchdog={watchdog}', f'vif_scale={scale}']
 	return [require(f'qemu-system-{q.qemu_arch}', q.package),
