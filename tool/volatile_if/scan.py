@@ -204,10 +204,12 @@ def _spatch(sp_file: Path, root: Path, files: Sequence[str]) -> str:
 		# One group per file: files are independent.
 		groups.write('\n\n'.join(files) + '\n')
 		groups.flush()
+		# spatch checks each file for the rules' tokens itself: by default
+		# in a git tree with a git grep over the whole tree per file.
 		proc = subprocess.run(
 			['spatch', '--sp-file', str(sp_file), '-D', 'report',
 			 '--no-show-diff', '--quiet', '--parse-error-msg',
-			 '--include-headers',
+			 '--include-headers', '--use-coccigrep',
 			 '--no-includes', '--macro-file', str(MACRO_FILE),
 			 '--file-groups', groups.name],
 			cwd=root, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
