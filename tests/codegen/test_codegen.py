@@ -350,13 +350,6 @@ static void g(int *a, int *b)
 out:
 	WRITE_ONCE(*b, 2);
 }
-
-static void h(int *a, int *b)
-{
-	volatile_if (READ_ONCE(*a) && lock_it(b)) {
-		WRITE_ONCE(*b, 1);
-	}
-}
 '''
 
 
@@ -368,7 +361,6 @@ def test_region_legs_and_exits():
 	assert r.condition == {17} and r.ordered == set(range(17, 22))
 	with pytest.raises(Error):
 		codegen_sites.region(SOURCE, 3)
-
 
 
 def test_stores_of_a_call_in_the_condition_are_not_the_legs():

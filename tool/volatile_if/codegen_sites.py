@@ -323,7 +323,7 @@ def _site_in(arch, conv: _Object, plain: Dict[str, _Object], site: Site,
 		# value into volatile_cond() as a constant on each path.  The
 		# stores are then ordered by the compiler's own branches, which
 		# the analysis below checks against the condition's loads.
-		threaded = branches and not seeds
+		threaded = bool(branches) and not seeds
 		if threaded:
 			seeds = {n for n, (i, s) in enumerate(zip(g.insns, g.sems))
 				 if s.load and _at(i, file, reg.condition)}

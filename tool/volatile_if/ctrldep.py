@@ -99,10 +99,10 @@ def analyse(g: Graph, *, seed: Callable[[int, FrozenSet[str]], bool],
 	"""Follow every path of @g.  @seed(n, address labels) says whether
 	instruction n is a marked load, @ordered(n, address labels) whether
 	the store (or the call, which may store) at n must be ordered after
-	them; @init labels registers at
-	entry (e.g. the argument that points to the marked variable).  A store
-	on a path that has not executed a marked load is broken if
-	@before_load, else that path is not the dependency's and is ignored.
+	them; @init labels registers at entry (e.g. the argument that points
+	to the marked variable).  A store on a path that has not executed a
+	marked load is broken if @before_load, else that path is not the
+	dependency's and is ignored.
 	Given @through, only the paths through one of these instructions (a
 	site's branch) after the latest marked load are the dependency's: a
 	store on another path is not checked."""
