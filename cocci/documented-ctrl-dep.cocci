@@ -18,9 +18,8 @@
 //
 // Comments are not tokens, so spatch cannot preselect files on them: it
 // parses the files that use a marked load or an atomic/bitop (READ_ONCE(),
-// atomic_read(), test_bit(), ...), and the rules that match comments run
-// only in those whose text speaks of a control dependency at all.  Matching
-// comments is slow, and on every such file of the tree it crashed spatch.
+// atomic_read(), test_bit(), ...), and the rules that match comments, which
+// are slow, run only in those whose text speaks of a control dependency.
 //
 // Confidence: Low
 // Keywords: control dependen, ctrl dep
