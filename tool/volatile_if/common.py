@@ -11,8 +11,8 @@ from typing import Optional, Sequence
 REPO = Path(__file__).resolve().parents[2]
 BUILD = REPO / 'build'
 DEFAULT_TREE = BUILD / 'linux-6.1'
-BASE_PATCH = REPO / 'base-patch'
-GENERATED_PATCHES = REPO / 'generated-patches'
+BASE_PATCH = REPO / 'base-patch' / '6.1'
+GENERATED_PATCHES = REPO / 'generated-patches' / '6.1'
 COCCI = REPO / 'cocci'
 CONFIGS = Path(__file__).resolve().parent / 'configs'
 
