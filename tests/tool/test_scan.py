@@ -2,6 +2,7 @@
 """scan: reading spatch's report output, the combined semantic patch, and
 which files a scan looks at."""
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -139,3 +140,71 @@ def test_cache_serves_unchanged_files_and_notices_changes(tmp_path, monkeypatch)
 	(src / 'site.c').write_text('\n' + body)
 	moved = scan.scan(src, ['site.c'], jobs=1, quiet=True)
 	assert [s.line for s in moved.sites] == [s.line + 1 for s in first.sites]
+
+
+def git(path, *args):
+	subprocess.run(['git', '-C', str(path), *args], check=True,
+		       capture_output=True)
+
+
+def test_candidate_files_of_a_git_tree_come_from_git(tmp_path):
+	"""In a git work tree the list is git's: tracked files, untracked ones
+	git does not ignore, and nothing under .git, whatever lies there."""
+	git(tmp_path, 'init', '-q')
+	(tmp_path / '.gitignore').write_text('gen.c\n')
+	(tmp_path / 'k').mkdir()
+	for name in ('k/a.c', 'k/b.h', 'top.c', 'gen.c', 'new.c', 'doc.txt'):
+		(tmp_path / name).write_text('int x;\n')
+	git(tmp_path, 'add', '.gitignore', 'k', 'top.c', 'gen.c', '-f')
+	(tmp_path / 'gen.c').unlink()          # tracked, deleted in the work tree
+	(tmp_path / '.git' / 'objects' / 'stray.c').write_text('int y;\n')
+	assert scan.candidate_files(tmp_path) == ['k/a.c', 'k/b.h', 'new.c', 'top.c']
+	assert scan.candidate_files(tmp_path, [tmp_path / 'k']) == ['k/a.c', 'k/b.h']
+	# A file named is scanned even if git ignores it.
+	(tmp_path / 'gen.c').write_text('int x;\n')
+	assert scan.candidate_files(tmp_path, [tmp_path / 'gen.c']) == ['gen.c']
+
+
+def test_candidate_files_outside_git_skip_dot_git(tmp_path):
+	(tmp_path / '.git' / 'objects').mkdir(parents=True)
+	(tmp_path / '.git' / 'objects' / 'stray.c').write_text('int y;\n')
+	(tmp_path / 'a.c').write_text('int x;\n')
+	assert scan.candidate_files(tmp_path) == ['a.c']
+
+
+SITE = ('int f(int *a)\n{\n\tif (READ_ONCE(*a)) {\n'
+	'\t\tsmp_acquire__after_ctrl_dep();\n\t\treturn 1;\n\t}\n\treturn 0;\n}\n')
+
+
+@pytest.mark.parametrize('when', ['listed', 'prefiltered', 'parsed'])
+def test_a_file_that_vanishes_is_skipped_with_a_warning(tmp_path, monkeypatch,
+							 capsys, when):
+	"""A file gone before it is read, after the keyword prefilter, or while
+	spatch runs: one warning line, and the other files' sites."""
+	monkeypatch.setenv('VOLATILE_IF_CACHE', str(tmp_path / 'cache'))
+	src = tmp_path / 'src'
+	src.mkdir()
+	(src / 'site.c').write_text(SITE)
+	(src / 'gone.c').write_text(SITE)
+	if when == 'listed':
+		(src / 'gone.c').unlink()
+	elif when == 'prefiltered':
+		real_prefilter = scan.prefilter
+
+		def prefilter(*args, **kwargs):
+			groups = real_prefilter(*args, **kwargs)
+			(src / 'gone.c').unlink()
+			return groups
+		monkeypatch.setattr(scan, 'prefilter', prefilter)
+	else:
+		real_spatch = scan._spatch
+
+		def spatch(sp_file, root, files):
+			(src / 'gone.c').unlink(missing_ok=True)
+			return real_spatch(sp_file, root, files)
+		monkeypatch.setattr(scan, '_spatch', spatch)
+	result = scan.scan(src, ['gone.c', 'site.c'], jobs=1, quiet=True)
+	assert [(s.file, s.line) for s in result.sites] == [('site.c', 3)]
+	assert result.failures == {}
+	assert capsys.readouterr().err.splitlines() == [
+		'volatile-if: warning: gone.c: vanished during the scan, skipped']

@@ -122,24 +122,34 @@ def keywords(rule: Path) -> Optional[Keywords]:
 
 
 def _applicable(root: Path, files: Sequence[str],
-		patterns: Sequence[Tuple[str, Optional[Keywords]]]) -> List[Tuple[str, ...]]:
+		patterns: Sequence[Tuple[str, Optional[Keywords]]]) -> List[Optional[Tuple[str, ...]]]:
 	"""For each of @files, the names of the rule files whose keywords it
-	contains (run in worker processes: it reads the whole tree)."""
+	contains, or None if it cannot be read any more (run in worker
+	processes: it reads the whole tree)."""
 	out = []
 	for f in files:
 		try:
 			text = (root / f).read_text(errors='replace')
 		except OSError:
-			text = ''
+			out.append(None)
+			continue
 		out.append(tuple(name for name, k in patterns
 				 if k is None or k.search(text)))
 	return out
 
 
+def vanished(f: str) -> None:
+	"""Say that @f went away while it was being scanned (a git checkout or
+	gc beside the scan): it is skipped, the scan goes on."""
+	progress(f'volatile-if: warning: {f}: vanished during the scan, skipped')
+
+
 def prefilter(root: Path, files: Sequence[str], rules: Sequence[Path],
-	      jobs: int) -> Dict[Tuple[str, ...], List[str]]:
+	      jobs: int, gone: Optional[List[str]] = None
+	      ) -> Dict[Tuple[str, ...], List[str]]:
 	"""@files grouped by the rule files (by name) that apply to them;
-	files no rule applies to are left out.  This is coccicheck's token
+	files no rule applies to are left out, and so are files that cannot
+	be read (added to @gone, if given).  This is coccicheck's token
 	preselection, done once for all rules, so that a file is parsed only
 	with the rules that can match in it."""
 	patterns = [(r.name, keywords(r)) for r in rules]
@@ -150,7 +160,9 @@ def prefilter(root: Path, files: Sequence[str], rules: Sequence[Path],
 				   [patterns] * len(chunks))
 		for chunk, names in zip(chunks, results):
 			for f, applicable in zip(chunk, names):
-				if applicable:
+				if applicable is None and gone is not None:
+					gone.append(f)
+				elif applicable:
 					groups.setdefault(applicable, []).append(f)
 	return groups
 
@@ -184,10 +196,40 @@ def _relative(path: str, root: Path) -> str:
 	return str(Path(path))
 
 
+def _git_top(path: Path) -> Optional[Path]:
+	"""The top of the git work tree @path is in, or None."""
+	proc = subprocess.run(['git', '-C', str(path), 'rev-parse', '--show-toplevel'],
+			      capture_output=True, text=True)
+	return Path(proc.stdout.strip()).resolve() if proc.returncode == 0 else None
+
+
+def _git_files(top: Path, bases: Sequence[Path]) -> Optional[List[Path]]:
+	"""The .c and .h files below @bases that git lists in the work tree
+	@top: tracked ones, and untracked ones it does not ignore.  None if
+	git cannot list them."""
+	specs = []
+	for b in bases:
+		rel = b.relative_to(top).as_posix()
+		specs += [f'*.{e}' if rel == '.' else f'{rel}/*.{e}' for e in 'ch']
+	proc = subprocess.run(['git', '-C', str(top), 'ls-files', '-z', '--cached',
+			       '--others', '--exclude-standard', '--', *specs],
+			      capture_output=True)
+	if proc.returncode:
+		return None
+	names = proc.stdout.decode(errors='surrogateescape').split('\0')
+	return [top / f for f in names if f]
+
+
 def candidate_files(root: Path, paths: Sequence[Path] = ()) -> List[str]:
 	"""The .c and .h files to scan, relative to @root: those below each of
-	@paths, or the whole of @root."""
+	@paths, or the whole of @root.  In a git work tree the list is git's
+	(ls-files: what it tracks, and untracked files it does not ignore;
+	never anything under .git); elsewhere every .c and .h file below,
+	.git directories left out.  A file named in @paths is scanned
+	whether git lists it or not."""
+	root = Path(root).resolve()
 	found = set()
+	dirs = []
 	for base in paths or [root]:
 		base = Path(base).resolve()
 		if not base.exists():
@@ -195,7 +237,17 @@ def candidate_files(root: Path, paths: Sequence[Path] = ()) -> List[str]:
 		if base.is_file():
 			found.add(base)
 		else:
-			found.update(p for p in base.rglob('*.[ch]') if p.is_file())
+			dirs.append(base)
+	top = _git_top(root) if dirs else None
+	listed = _git_files(top, dirs) if top else None
+	if listed is not None:
+		# Tracked but deleted in the work tree: not there to scan.
+		found.update(p for p in listed if p.is_file())
+	else:
+		for base in dirs:
+			found.update(p for p in base.rglob('*.[ch]')
+				     if '.git' not in p.relative_to(base).parts
+				     and p.is_file())
 	return sorted(str(_relative(str(p), root)) for p in found)
 
 
@@ -276,7 +328,10 @@ def scan(root: Path, files: Optional[Iterable[str]] = None, jobs: int = 2,
 	root = Path(root).resolve()
 	files = list(files) if files is not None else candidate_files(root)
 	rules = sorted(cocci_dir.glob('*.cocci'))
-	groups = prefilter(root, files, rules, jobs)
+	gone: List[str] = []
+	groups = prefilter(root, files, rules, jobs, gone)
+	for f in gone:
+		vanished(f)
 	if not quiet:
 		progress(f'[scan] {sum(map(len, groups.values()))} of {len(files)} '
 			 'files have keywords of some rule')
@@ -296,7 +351,11 @@ def scan(root: Path, files: Optional[Iterable[str]] = None, jobs: int = 2,
 			cache = Cache(sp_file.read_text())
 			todo = []
 			for f in members:
-				hit = cache.get(root, f)
+				try:
+					hit = cache.get(root, f)
+				except OSError:
+					vanished(f)
+					continue
 				if hit:
 					found(f, *hit)
 				else:
@@ -329,10 +388,16 @@ def scan(root: Path, files: Optional[Iterable[str]] = None, jobs: int = 2,
 				cache, results = future.result()
 				for chunk, output, failure in results:
 					if failure is not None:
+						if not (root / chunk[0]).is_file():
+							vanished(chunk[0])
+							continue
 						failures[chunk[0]] = ' '.join(failure) or 'spatch failed'
 						continue
 					s, bad = parse_report(output, root)
 					for f in chunk:
+						if not (root / f).is_file():
+							vanished(f)
+							continue
 						f_sites = [x for x in s if x.file == f]
 						found(f, f_sites, bad.get(f, 0))
 						cache.put(root, f, f_sites, bad.get(f, 0))
