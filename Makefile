@@ -11,8 +11,12 @@ PYTEST = $(PYTHON) -m pytest -v tests
 setup:
 	scripts/setup
 
+# The committed generated-patches/ are example output under this made-up
+# name; to submit, run tool/volatile-if convert under your own.
+IDENTITY ?= Example Submitter <submitter@example.org>
+
 run: setup
-	$(PYTHON) tool/volatile-if all
+	$(PYTHON) tool/volatile-if all --identity "$(IDENTITY)"
 
 test: setup
 	$(PYTEST)

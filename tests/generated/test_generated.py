@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from volatile_if import arches, check, common, tree
+from volatile_if import arches, check, common, convert, tree
 
 GENERATED = tree.series(common.GENERATED_PATCHES)
 CONVERT_RULES = ('acquire-in-branch', 'acquire-early-exit', 'acquire-loop-exit')
@@ -19,6 +19,12 @@ CONVERT_RULES = ('acquire-in-branch', 'acquire-early-exit', 'acquire-loop-exit')
 def test_series_is_committed():
 	cover = common.GENERATED_PATCHES / '0000-cover-letter.patch'
 	assert GENERATED and cover.is_file()
+	# An example, signed by a made-up submitter, and it says so.
+	for p in [cover] + GENERATED:
+		assert f'From: {convert.EXAMPLE_IDENTITY}' in ' '.join(p.read_text().split())
+	for p in GENERATED:
+		assert f'\nSigned-off-by: {convert.EXAMPLE_IDENTITY}\n' in p.read_text()
+	assert 'This is example output of tool/volatile-if' in cover.read_text()
 	# The cover letter names every patch of the series.
 	assert all(tree.subject(p) in ' '.join(cover.read_text().split())
 		   for p in GENERATED)
@@ -26,9 +32,10 @@ def test_series_is_committed():
 
 @pytest.mark.slow
 def test_regenerates_byte_for_byte(tool, pristine, tmp_path):
-	"""convert on the tree scripts/setup unpacked gives the committed
-	files, byte for byte."""
-	proc = tool('convert', '--tree', pristine, '--out', tmp_path)
+	"""convert on the tree scripts/setup unpacked, signed by the example
+	identity, gives the committed files, byte for byte."""
+	proc = tool('convert', '--tree', pristine, '--out', tmp_path,
+		    '--identity', convert.EXAMPLE_IDENTITY)
 	assert proc.returncode == 0, proc.stderr
 	made = {p.name: p.read_bytes() for p in tmp_path.glob('*.patch')}
 	committed = {p.name: p.read_bytes()

@@ -10,7 +10,10 @@ import time
 
 import pytest
 
-from volatile_if import common
+from volatile_if import common, convert
+
+AUTHOR = 'A U Thor <author@example.org>'
+
 
 def one_line_error(proc, *words):
 	assert proc.returncode != 0
@@ -66,7 +69,8 @@ def test_spatch_missing(tool, tmp_path):
 def test_dirty_tree_is_refused_and_left_alone(tool, tmp_path):
 	tree = fake_kernel(tmp_path / 'linux')
 	(tree / 'Kconfig').write_text('# my work in progress\n')
-	one_line_error(tool('convert', '--tree', tree, '--out', tmp_path / 'o'),
+	one_line_error(tool('convert', '--tree', tree, '--out', tmp_path / 'o',
+			    '--identity', AUTHOR),
 		       'uncommitted changes')
 	assert (tree / 'Kconfig').read_text() == '# my work in progress\n'
 	assert not (tmp_path / 'o').exists()
@@ -74,7 +78,8 @@ def test_dirty_tree_is_refused_and_left_alone(tool, tmp_path):
 
 def test_output_not_writable(tool, tmp_path):
 	tree = fake_kernel(tmp_path / 'linux')
-	one_line_error(tool('convert', '--tree', tree, '--out', '/proc/volatile-if'),
+	one_line_error(tool('convert', '--tree', tree, '--out', '/proc/volatile-if',
+			    '--identity', AUTHOR),
 		       'cannot write to /proc/volatile-if', '--out')
 
 
@@ -82,6 +87,43 @@ def test_bad_identity(tool, tmp_path):
 	tree = fake_kernel(tmp_path / 'linux')
 	one_line_error(tool('convert', '--tree', tree, '--out', tmp_path / 'o',
 				   '--identity', 'nobody'), 'Name <email>')
+
+
+def without_git_identity(tmp_path):
+	"""The environment of a user git knows no name for."""
+	home = tmp_path / 'home'
+	home.mkdir()
+	env = {k: v for k, v in os.environ.items()
+	       if not k.startswith(('GIT_', 'EMAIL'))}
+	return dict(env, HOME=str(home), XDG_CONFIG_HOME=str(home),
+		    GIT_CONFIG_NOSYSTEM='1')
+
+
+def test_no_identity_stops_before_any_work(tool, tmp_path):
+	tree = fake_kernel(tmp_path / 'linux')
+	one_line_error(tool('convert', '--tree', tree, '--out', tmp_path / 'o',
+			    env=without_git_identity(tmp_path)),
+		       'no one to sign', '--identity', 'git config')
+	assert not (tmp_path / 'o').exists()
+	branches = subprocess.run(['git', '-C', tree, 'branch', '--list'],
+				  capture_output=True, text=True).stdout
+	assert 'volatile-if' not in branches
+
+
+def test_identity_from_git_config_of_the_tree(tmp_path, monkeypatch):
+	tree = fake_kernel(tmp_path / 'linux')
+	for k, v in without_git_identity(tmp_path).items():
+		monkeypatch.setenv(k, v)
+	for k in [k for k in os.environ if k.startswith(('GIT_', 'EMAIL'))]:
+		if k != 'GIT_CONFIG_NOSYSTEM':
+			monkeypatch.delenv(k)
+	with pytest.raises(common.Error, match='no one to sign'):
+		convert.signer(tree)
+	subprocess.run(['git', '-C', tree, 'config', 'user.name', 'Jane Hacker'], check=True)
+	subprocess.run(['git', '-C', tree, 'config', 'user.email', 'jane@example.org'],
+		       check=True)
+	assert convert.signer(tree) == 'Jane Hacker <jane@example.org>'
+	assert convert.signer(tree, 'A U Thor <a@example.org>') == 'A U Thor <a@example.org>'
 
 
 def test_no_patches_to_check(tool, tmp_path, pristine):
@@ -124,7 +166,8 @@ def test_interrupt_leaves_tree_branch_and_output_alone(tool, tmp_path, pristine)
 	out.mkdir()
 	(out / '0001-mine.patch').write_text('keep me\n')
 	before = state()
-	proc = subprocess.Popen(tool.argv + ['convert', '--out', str(out)],
+	proc = subprocess.Popen(tool.argv + ['convert', '--out', str(out),
+					     '--identity', AUTHOR],
 				stderr=subprocess.PIPE, text=True)
 	time.sleep(8)
 	proc.send_signal(signal.SIGINT)

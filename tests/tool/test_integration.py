@@ -33,7 +33,8 @@ def test_scan_convert_check(tool, fixture_tree, tmp_path):
 	]
 
 	out = tmp_path / 'series'
-	volatile_if('convert', '--tree', fixture_tree, '--since', 'HEAD~1', '--out', out)
+	volatile_if('convert', '--tree', fixture_tree, '--since', 'HEAD~1', '--out', out,
+		    '--identity', 'A U Thor <author@example.org>')
 	patches = sorted(out.glob('*.patch'))
 	assert [p.name for p in patches] == [
 		'0000-cover-letter.patch',
@@ -47,7 +48,8 @@ def test_scan_convert_check(tool, fixture_tree, tmp_path):
 
 	# Idempotent and deterministic: the same tree gives the same bytes.
 	again = tmp_path / 'again'
-	volatile_if('convert', '--tree', fixture_tree, '--since', 'HEAD~1', '--out', again)
+	volatile_if('convert', '--tree', fixture_tree, '--since', 'HEAD~1', '--out', again,
+		    '--identity', 'A U Thor <author@example.org>')
 	assert [p.read_bytes() for p in sorted(again.glob('*.patch'))] == \
 		[p.read_bytes() for p in patches]
 

@@ -164,9 +164,9 @@ def parser() -> argparse.ArgumentParser:
 	c.add_argument('--tree', help=f'kernel tree (default: {DEFAULT_TREE})')
 	c.add_argument('--out', type=Path, default=GENERATED_PATCHES,
 		       help='where the series goes (default: generated-patches/)')
-	c.add_argument('--identity', default=os.environ.get(
-		'VOLATILE_IF_IDENTITY', convert.DEFAULT_IDENTITY),
-		help='"Name <email>" for authorship and Signed-off-by')
+	c.add_argument('--identity', default='', metavar='"NAME <MAIL>"',
+		       help='From: and Signed-off-by: (default: git config '
+		       'user.name and user.email of the tree)')
 	c.add_argument('--since', metavar='REV', default='',
 		       help='only sites in files changed since this revision')
 	c.set_defaults(func=cmd_convert)
@@ -202,8 +202,9 @@ def parser() -> argparse.ArgumentParser:
 		if name == 'all':
 			a.add_argument('--out', type=Path, default=GENERATED_PATCHES,
 				       help='where the series goes')
-			a.add_argument('--identity', default=os.environ.get(
-				'VOLATILE_IF_IDENTITY', convert.DEFAULT_IDENTITY))
+			a.add_argument('--identity', default='', metavar='"NAME <MAIL>"',
+				       help='From: and Signed-off-by: (default: '
+				       'git config of the tree)')
 			continue
 		a.add_argument('--patches', type=Path, default=GENERATED_PATCHES,
 			       help='the series (default: generated-patches/)')

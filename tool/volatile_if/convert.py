@@ -11,6 +11,7 @@ import hashlib
 import os
 import re
 import shutil
+import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,8 +21,10 @@ from . import rewrite, scan, series, tree
 from .common import BASE_PATCH, REPO, Error, progress, run
 
 REVIEWED = REPO / 'tool' / 'reviewed-sites'
-DEFAULT_IDENTITY = ('volatile-if maintainers '
-		    '<maintainers@users.noreply.a-seed-fc23c563.example>')
+# The identity of the example series committed in generated-patches/:
+# its cover letter says it is an example, to be made again under the
+# submitter's own name.
+EXAMPLE_IDENTITY = 'Example Submitter <submitter@example.org>'
 # Every commit gets this date, so the same tree gives the same series.
 DATE = '2026-12-03T00:00:00+0000'
 
@@ -31,6 +34,24 @@ def branches(kernel: Path) -> Tuple[str, str]:
 	plus base-patch) and the conversion.  Named after the tree, so that
 	worktrees of one repository do not share them."""
 	return f'volatile-if/{kernel.name}-base', f'volatile-if/{kernel.name}'
+
+
+def signer(kernel: Path, given: str = '') -> str:
+	"""Who signs the series: @given ("Name <mail>", from --identity), else
+	user.name and user.email of git config in @kernel's repository."""
+	if given:
+		series.identity_env(given, DATE)
+		return given
+	name, mail = (subprocess.run(['git', '-C', str(kernel), 'config', key],
+				     capture_output=True, text=True).stdout.strip()
+		      for key in ('user.name', 'user.email'))
+	if not (name and mail):
+		raise Error('no one to sign the patches: pass --identity '
+			    '"Name <mail>", or set user.name and user.email with '
+			    f'git config in {kernel}')
+	found = f'{name} <{mail}>'
+	series.identity_env(found, DATE)
+	return found
 
 
 def read_reviewed(path: Path = REVIEWED) -> Dict[Tuple[str, str, str], str]:
@@ -128,11 +149,13 @@ class Result:
 	scan: scan.ScanResult
 
 
-def convert(kernel: Path, out: Path, identity: str = DEFAULT_IDENTITY,
+def convert(kernel: Path, out: Path, identity: str = '',
 	    jobs: int = 2, since: str = '') -> Result:
 	"""Convert the sites of @kernel (with @since, only those in files
-	changed since that revision) and write the series to @out."""
+	changed since that revision) and write the series to @out, from and
+	signed off by @identity (default: git config's user in @kernel)."""
 	kernel = tree.kernel_tree(kernel)
+	identity = signer(kernel, identity)
 	if tree.is_dirty(kernel):
 		raise Error(f'{kernel} has uncommitted changes: commit or stash '
 			    'them first (nothing was changed)')
@@ -165,7 +188,8 @@ def convert(kernel: Path, out: Path, identity: str = DEFAULT_IDENTITY,
 	try:
 		patches = series.format_patches(
 			wt, base, staging, env,
-			series.cover_letter(convert_, review, base_subject))
+			series.cover_letter(convert_, review, base_subject,
+					    identity == EXAMPLE_IDENTITY))
 		for old in out.glob('*.patch'):
 			old.unlink()
 		final = []

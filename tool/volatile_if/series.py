@@ -211,10 +211,19 @@ def commit(worktree: Path, prefix: str, conversions: Sequence[Conversion],
 
 
 def cover_letter(conversions: Sequence[Conversion], review: Sequence[Site],
-		 base_subject: str) -> Tuple[str, str]:
-	"""(subject, body) of the cover letter."""
+		 base_subject: str, example: bool = False) -> Tuple[str, str]:
+	"""(subject, body) of the cover letter; @example: the series is the
+	project's example output, signed with a made-up identity."""
 	n = len(conversions)
-	body = [_wrap(
+	body = []
+	if example:
+		body += [_wrap(
+			'This is example output of tool/volatile-if, signed with a '
+			'made-up identity: it is not for sending as it is.  To '
+			'submit it, run "tool/volatile-if convert" again under your '
+			'own name (git config user.name and user.email, or '
+			'--identity), so that From: and Signed-off-by: are yours.'), '']
+	body += [_wrap(
 		f'These patches convert the {n} control dependencies that the '
 		'semantic patches of cocci/ find in this tree to volatile_if(), so '
 		'that the compiler can neither drop the conditional branch they '
