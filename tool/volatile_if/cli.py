@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import arches, boot, check, codegen, codegen_sites, convert, scan, tree
+from . import arches, boot, check, codegen, codegen_sites, convert, review, scan, tree
 from .common import DEFAULT_TREE, GENERATED_PATCHES, Error, jobs, run
 
 
@@ -170,6 +170,11 @@ def parser() -> argparse.ArgumentParser:
 	c.add_argument('--since', metavar='REV', default='',
 		       help='only sites in files changed since this revision')
 	c.set_defaults(func=cmd_convert)
+
+	r = sub.add_parser('review', help='decide the report-only sites one by '
+			   'one: accept, dismiss with a reason, skip')
+	review.add_arguments(r)
+	r.set_defaults(func=review.cmd_review)
 
 	g = sub.add_parser('codegen', help='is the branch in the machine code? '
 			   'the corpus (tests/codegen) or, with --sites, the '
