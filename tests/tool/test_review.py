@@ -277,3 +277,16 @@ def test_review_under_a_terminal(tool, fixture):
 	assert 'Every report-only site is decided (1 accepted, 2 dismissed).' in \
 		term.expect('dismissed).')
 	assert term.wait() == 0
+
+
+def test_cover_letter_lists_dismissed_sites_one_line_each():
+	from volatile_if import series
+	dismissed = review.Decision(HOIST_KEY, HOIST.idiom, 'dismissed',
+				    'both legs store a constant no one orders on')
+	subject, body = series.cover_letter([], [DOC], 'base', dismissed=[(HOIST, dismissed)])
+	left, gone = body.split('Dismissed:')
+	assert 'drivers/vif.c:9 vif_documented() [documented-ctrl-dep]' in left
+	assert 'vif_hoisted' not in left
+	assert '\n  drivers/vif.c:17 vif_hoisted(): both legs store a constant no ' \
+		'one orders on\n' in gone
+	assert 'Dismissed' not in series.cover_letter([], [DOC], 'base')[1]

@@ -52,7 +52,11 @@ def cmd_convert(args) -> int:
 				 args.identity, args.jobs, args.since)
 	print(f'{len(result.converted)} sites converted in '
 	      f'{len(result.patches) - 1} patches, {len(result.review)} left '
-	      f'for review; branch {result.branch} in {result.worktree}')
+	      f'for review, {len(result.dismissed)} dismissed; branch '
+	      f'{result.branch} in {result.worktree}')
+	if result.stale:
+		print(f'{len(result.stale)} review decisions are stale and were '
+		      'not applied: see volatile-if review --list')
 	for p in result.patches:
 		print(p)
 	return 0

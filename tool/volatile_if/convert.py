@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Convert: scan -> rewrite -> series on a scratch worktree of a tree.
 
-Input: a kernel tree (clean), the base patch, the reviewed-sites list.
+Input: a kernel tree (clean), the base patch, the review decisions
+(tool/review: accepted sites are converted, dismissed ones listed).
 Output: branches volatile-if/base and volatile-if/convert in that tree's
 repository, and the patch series in an output directory.  The user's own
 checkout, branch and files are never touched.
@@ -9,7 +10,6 @@ checkout, branch and files are never touched.
 
 import hashlib
 import os
-import re
 import shutil
 import subprocess
 import tempfile
@@ -17,10 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Sequence, Tuple
 
-from . import rewrite, scan, series, tree
-from .common import BASE_PATCH, REPO, Error, progress, run
+from . import review as review_, rewrite, scan, series, tree
+from .common import BASE_PATCH, Error, progress, run
 
-REVIEWED = REPO / 'tool' / 'reviewed-sites'
 # The identity of the example series committed in generated-patches/:
 # its cover letter says it is an example, to be made again under the
 # submitter's own name.
@@ -52,21 +51,6 @@ def signer(kernel: Path, given: str = '') -> str:
 	found = f'{name} <{mail}>'
 	series.identity_env(found, DATE)
 	return found
-
-
-def read_reviewed(path: Path = REVIEWED) -> Dict[Tuple[str, str, str], str]:
-	"""(file, function, idiom) -> reason, from lines
-	'file:function idiom reason' ('#' starts a comment)."""
-	accepted = {}
-	for n, line in enumerate(path.read_text().splitlines(), 1):
-		line = line.split('#', 1)[0].strip()
-		if not line:
-			continue
-		m = re.fullmatch(r'(\S+):(\w+)\s+([a-z-]+)\s+(.+)', line)
-		if not m or m.group(3) not in scan.IDIOMS:
-			raise Error(f'{path}:{n}: expected "file:function idiom reason"')
-		accepted[m.group(1), m.group(2), m.group(3)] = m.group(4).strip()
-	return accepted
 
 
 def worktree_for(kernel: Path) -> Path:
@@ -105,15 +89,16 @@ def _function_text(source: str, line: int) -> str:
 
 
 def conversions(worktree: Path, sites: Sequence[scan.Site],
-		reviewed: Dict[Tuple[str, str, str], str]) -> Tuple[List[series.Conversion], List[scan.Site]]:
+		accepted: Dict[scan.Site, str]) -> Tuple[List[series.Conversion], List[scan.Site]]:
 	"""Split @sites into those to convert (action convert, or accepted in
-	@reviewed) and those left for review."""
+	review: @accepted maps them to the reviewer's reason) and the other
+	report-only sites."""
 	convert, review = [], []
 	for s in sites:
-		reason = reviewed.get((s.file, s.function, s.idiom), '')
-		if s.action != 'convert' and not reason:
+		if s.action != 'convert' and s not in accepted:
 			review.append(s)
 			continue
+		reason = accepted.get(s, '')
 		source = (worktree / s.file).read_text()
 		lines = source.splitlines(keepends=True)
 		end_row, end_col = rewrite.condition_end(lines, s.line - 1, s.column)
@@ -147,6 +132,10 @@ class Result:
 	converted: List[series.Conversion]
 	review: List[scan.Site]
 	scan: scan.ScanResult
+	# Report-only sites dismissed in review, with the decision; decisions
+	# that match no site any more, with why.
+	dismissed: List[Tuple[scan.Site, review_.Decision]] = None
+	stale: List[Tuple[review_.Decision, str]] = None
 
 
 def convert(kernel: Path, out: Path, identity: str = '',
@@ -166,7 +155,7 @@ def convert(kernel: Path, out: Path, identity: str = '',
 	except OSError as e:
 		raise Error(f'cannot write to {out} ({e.strerror}): pass --out DIR') from None
 	env = dict(os.environ, **series.identity_env(identity, DATE))
-	reviewed = read_reviewed()
+	decisions = review_.Decisions()
 	files = None
 	if since:
 		changed = run(['git', '-C', kernel, 'diff', '--name-only', since,
@@ -175,7 +164,13 @@ def convert(kernel: Path, out: Path, identity: str = '',
 		files = changed.stdout.split()
 	wt, branch, base = prepare(kernel)
 	result = scan.scan(wt, files, jobs=jobs)
-	convert_, review = conversions(wt, result.sites, reviewed)
+	decided = review_.split(wt, result.sites, decisions, files)
+	convert_, review = conversions(
+		wt, result.sites, {s: d.reason for s, d in decided.accepted})
+	review = [s for s in review if s in decided.undecided]
+	for d, why in decided.stale:
+		progress(f'[convert] stale review decision, not applied: {d.key} '
+			 f'({d.verdict}): {why}')
 	progress(f'[convert] {len(convert_)} sites to convert, {len(review)} '
 		 'left for review')
 	apply(wt, convert_)
@@ -189,7 +184,8 @@ def convert(kernel: Path, out: Path, identity: str = '',
 		patches = series.format_patches(
 			wt, base, staging, env,
 			series.cover_letter(convert_, review, base_subject,
-					    identity == EXAMPLE_IDENTITY))
+					    identity == EXAMPLE_IDENTITY,
+					    decided.dismissed))
 		for old in out.glob('*.patch'):
 			old.unlink()
 		final = []
@@ -198,4 +194,5 @@ def convert(kernel: Path, out: Path, identity: str = '',
 			os.replace(p, final[-1])
 	finally:
 		shutil.rmtree(staging, ignore_errors=True)
-	return Result(wt, branch, final, convert_, review, result)
+	return Result(wt, branch, final, convert_, review, result,
+		      decided.dismissed, decided.stale)
