@@ -1,33 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /// Find loops followed by smp_acquire__after_ctrl_dep().  A loop left by
-/// "if (E) break;" relies on the control dependency of that if: it should
-/// be a volatile_if() (convert).  A spin loop that exits through its own
-/// condition, "while (E) cpu_relax();", relies on the loop's conditional
-/// branch, which volatile_if() cannot wrap: it is reported, converting it
-/// needs restructuring (for (;;) { volatile_if (!(E)) ...; break; }).
+/// "if (E) break;" relies on the control dependency of that if, which
+/// should be a volatile_if() when E carries the marked load.  A spin loop
+/// that exits through its own condition, "while (E) cpu_relax();", is
+/// reported: volatile_if() cannot wrap a loop condition.
 ///
-// Idiom: acquire-loop-exit.  for, while, do-while and iterator loops
-// (list_for_each_entry()...) count.  An "if (E) break;" counts only if it
-// leaves the loop that the barrier follows: one inside an inner loop or a
-// switch leaves that instead.  Loops whose condition is a constant (for (;;),
-// while (1), do ... while (0)) are not reported as spin loops.
-//
-// Coccinelle limitations met here: SmPL cannot match do ... while loops (any
-// rule that mentions one fails with "not supported"), and a switch pattern
-// cannot leave its case list open.  So do-while loops and switches are found
-// as plain statements whose text starts with "do" or "switch" (a python
-// constraint), and which break leaves which construct is decided in python
-// from the positions (extents) of the loops and switches.
-//
-// Already converted sites are left alone; see acquire-in-branch.cocci for
-// how volatile_if is parsed (#spatch --macro-file below, or pass
-// --macro-file <this dir>/volatile_if.h when not at the top of a tree
-// under the project's build/).
-//
-// Patch mode turns the "if" of "if (E) break;" into "volatile_if", keeping
-// the condition text; spin loops are left as they are.
-//
-// Confidence: High
+// Confidence: High for the ifs it converts; Medium or Low for the sites it
+//   only reports, as each message says.
+// Copyright: (C) 2026 The volatile-if authors.
+// URL: https://coccinelle.gitlabpages.inria.fr/website
+// Comments: see cocci/README.md of the volatile-if project.
 // Keywords: smp_acquire__after_ctrl_dep
 // Options: --no-includes --include-headers
 
@@ -41,15 +23,23 @@ virtual report
 @initialize:python@
 @@
 
-ale_lines = {}
+import re
+
+ale_files = {}
+
+def ale_text(path):
+    if path not in ale_files:
+        try:
+            with open(path, errors="replace") as f:
+                ale_files[path] = f.read().split("\n")
+        except OSError:
+            ale_files[path] = []
+    return ale_files[path]
 
 def ale_src(pos):
-    """Source text at a position, on one line (for the messages only)."""
+    """Source text at a position, on one line."""
+    lines = ale_text(pos.file)
     try:
-        if pos.file not in ale_lines:
-            with open(pos.file, errors="replace") as f:
-                ale_lines[pos.file] = f.read().split("\n")
-        lines = ale_lines[pos.file]
         l0, l1 = int(pos.line) - 1, int(pos.line_end) - 1
         c0, c1 = int(pos.column), int(pos.column_end)
         if l0 == l1:
@@ -57,19 +47,136 @@ def ale_src(pos):
         else:
             text = " ".join([lines[l0][c0:]] + lines[l0 + 1:l1] + [lines[l1][:c1]])
         return " ".join(text.split())
-    except (OSError, IndexError, ValueError):
+    except (IndexError, ValueError):
         return "..."
 
-import re
+def ale_quote(pos):
+    """A condition as the messages quote it: its first line, "..." for the rest."""
+    lines = ale_text(pos.file)
+    try:
+        l0, l1 = int(pos.line) - 1, int(pos.line_end) - 1
+        c0, c1 = int(pos.column), int(pos.column_end)
+        if l0 == l1:
+            return " ".join(lines[l0][c0:c1].split())
+        return " ".join(lines[l0][c0:].split()) + " ..."
+    except (IndexError, ValueError):
+        return "..."
+
+def ale_key(pos):
+    return (pos.file, int(pos.line), int(pos.column))
+
+def ale_ext(pos):
+    return ((int(pos.line), int(pos.column)), (int(pos.line_end), int(pos.column_end)))
+
+# Marked loads: their value is the loaded value (or computed from it
+# without a branch).  Helpers: they branch on their load themselves, so a
+# branch on their result is not the branch the ordering rests on.
+ale_MARKED = re.compile(
+    r"\b(READ_ONCE|smp_load_acquire|rcu_dereference\w*|rcu_access_pointer|"
+    r"srcu_dereference\w*|refcount_read|kref_read|test_bit|test_and_\w+_bit\w*|"
+    r"(arch_)?(atomic|atomic64|atomic_long|local|local64)_(read\w*|fetch_\w+|"
+    r"\w+_return\w*|\w+_and_test|xchg\w*|cmpxchg\w*|try_cmpxchg\w*)|"
+    r"(try_)?cmpxchg\w*|xchg\w*)\s*\(")
+ale_HELPER = re.compile(
+    r"\b(\w+_not_zero|\w+_unless\w*|\w+_if_positive|\w+_not_one|"
+    r"refcount_(?!read\b)\w+|kref_(?!read\b)\w+)\s*\(")
+ale_WAIT = re.compile(r"\b(smp_cond_load_\w+|atomic\w*_cond_read_\w+)\s*\(")
+ale_MODES = {"marked": ("convert", "high"), "short": ("report", "medium"),
+             "helper": ("report", "medium"), "none": ("report", "low")}
+
+# Assignments to locals: file -> [(function, name, line, column, class)].
+ale_asgs = {}
+
+def ale_load(text):
+    """The class of an expression: helper, marked or None."""
+    m = ale_HELPER.search(text)
+    if m:
+        return ("helper", m.group(1))
+    m = ale_MARKED.search(text)
+    if m:
+        return ("marked", m.group(1))
+    return None
+
+def ale_add_asg(pos, name, value):
+    ale_asgs.setdefault(pos.file, []).append(
+        (pos.current_element, name, int(pos.line), int(pos.column), ale_load(value)))
+
+def ale_top_level_andor(text):
+    """Is there a && or || outside any brackets (likely() and ! aside)?"""
+    t = text.strip()
+    while True:
+        m = re.match(r"^(!\s*|(un)?likely\s*\(|\()", t)
+        if not m:
+            break
+        if m.group(1).startswith("!"):
+            t = t[m.end():].strip()
+            continue
+        depth, close = 0, -1
+        for i, ch in enumerate(t):
+            depth += ch == "("
+            depth -= ch == ")"
+            if ch == ")" and depth == 0:
+                close = i
+                break
+        if close != len(t) - 1:
+            break
+        t = t[m.end():close].strip()
+    depth = 0
+    for i, ch in enumerate(t):
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif depth == 0 and t[i:i + 2] in ("&&", "||"):
+            return True
+    return False
+
+def ale_classify(pos, text=None):
+    """(class, what) of the condition at pos: marked (the load, or a local
+    last assigned from one, decides the branch), short (the load is tested
+    by a && or || short-circuit), helper (the condition tests a helper that
+    branches on its load itself), none (no marked load)."""
+    if text is None:
+        text = ale_src(pos)
+    found = ale_load(text)
+    if found is None:
+        here = (int(pos.line), int(pos.column))
+        for word in set(re.findall(r"[A-Za-z_]\w*", text)):
+            last = None
+            for fn, name, l, c, cls in ale_asgs.get(pos.file, ()):
+                if fn == pos.current_element and name == word and (l, c) < here:
+                    if last is None or (l, c) > last[0]:
+                        last = ((l, c), cls)
+            if last and last[1]:
+                found = (last[1][0], word)
+                if found[0] == "helper":
+                    found = ("helper", last[1][1])
+                break
+    if found is None:
+        return ("none", "")
+    if found[0] == "marked" and ale_top_level_andor(text):
+        return ("short", found[1])
+    return found
+
+def ale_why(cls, what):
+    """What a report-only site's message adds."""
+    if cls == "short":
+        return ("the load is tested by a && or || short-circuit, which "
+                "volatile_if() does not cover: split the condition so that "
+                "the marked load alone decides a volatile_if()")
+    if cls == "helper":
+        return ("the condition tests %s(), which branches on its load itself: "
+                "the ordering rests on that branch, inside the helper, not on "
+                "this one" % what)
+    return ("the condition carries no marked load (READ_ONCE(), "
+            "atomic_read(), ...), directly or through a local: the branch "
+            "the barrier relies on may be in a function it calls")
 
 ale_nests = {}
 ale_loops = {}
 
 def ale_stmt_is(s, words):
     return s.lstrip().split("(")[0].split("{")[0].strip() in words
-
-def ale_ext(pos):
-    return ((int(pos.line), int(pos.column)), (int(pos.line_end), int(pos.column_end)))
 
 def ale_inside(inner, outer):
     return outer[0] <= inner[0] and inner[1] <= outer[1]
@@ -113,18 +220,79 @@ def ale_loop_cond(loop):
         return None
     return cond
 
+ale_conv = set()
+
+class ale_Spot:
+    """Where a loop's condition is tested: its text, and the end of the
+    loop (a local assigned in the loop counts)."""
+    def __init__(self, l, text):
+        self.text = text
+        self.file, self.line, self.column = l.file, l.line_end, l.column_end
+        self.current_element = l.current_element
+
 def ale_convert(p, e):
-    return ("[acquire-loop-exit] convert/high: %s(): if (%s) break; leaves the "
-            "loop followed by smp_acquire__after_ctrl_dep(): the barrier relies "
-            "on the control dependency of this exit" % (p.current_element, ale_src(e)))
+    cls, what = ale_classify(e)
+    action, conf = ale_MODES[cls]
+    text = ("[acquire-loop-exit] %s/%s: %s(): if (%s) break; leaves the loop "
+            "followed by smp_acquire__after_ctrl_dep()" % (
+                action, conf, p.current_element, ale_quote(e)))
+    if cls == "marked":
+        return text + (": the barrier relies on the control dependency of "
+                       "this exit")
+    return text + ": " + ale_why(cls, what)
 
 def ale_spin(l, cond):
-    return ("[acquire-loop-exit] report/medium: %s(): %s loop exits through "
-            "its condition (%s), then smp_acquire__after_ctrl_dep(): volatile_if() "
-            "cannot wrap a loop condition, restructure to for (;;) { volatile_if "
-            "(!(...)) break; ... } by hand" % (l.current_element,
-                                               re.match(r"\w*", ale_src(l)).group(0),
-                                               cond))
+    cls, what = ale_classify(ale_Spot(l, cond), cond)
+    text = ("[acquire-loop-exit] report/%s: %s(): %s loop exits through its "
+            "condition (%s), then smp_acquire__after_ctrl_dep()" % (
+                ale_MODES[cls][1] if cls != "marked" else "medium",
+                l.current_element, re.match(r"\w*", ale_src(l)).group(0),
+                cond if len(cond) <= 60 else cond[:57] + "..."))
+    if cls in ("marked", "short"):
+        return text + (": volatile_if() cannot wrap a loop condition, "
+                       "restructure to for (;;) { volatile_if (!(...)) break; "
+                       "... } by hand")
+    return text + ": " + ale_why(cls, what)
+
+// Files that use the barrier (spatch selects files on this token).
+@ale_tok@
+@@
+
+smp_acquire__after_ctrl_dep()
+
+// Assignments to locals, to follow a marked load through a local.
+@ale_asg depends on ale_tok@
+local idexpression v;
+expression E;
+position a;
+@@
+
+v@a = E
+
+@script:python@
+v << ale_asg.v;
+E << ale_asg.E;
+a << ale_asg.a;
+@@
+
+ale_add_asg(a[0], v, E)
+
+@ale_decl depends on ale_tok@
+type T;
+identifier x;
+expression E;
+position a;
+@@
+
+T x@a = E;
+
+@script:python@
+x << ale_decl.x;
+E << ale_decl.E;
+a << ale_decl.a;
+@@
+
+ale_add_asg(a[0], x, E)
 
 // Loops followed by the barrier.
 @ale_loop@
@@ -233,8 +401,16 @@ statement S;
 
 if@p@q (E@f) S
 
+@script:python@
+q << ale_site.q;
+f << ale_site.f;
+@@
+
+if ale_classify(f[0])[0] == "marked":
+    ale_conv.add(ale_key(q[0]))
+
 @ale_patch depends on patch && !context && !org && !report@
-position ale_site.q;
+position q : script:python () { ale_key(q[0]) in ale_conv };
 expression E;
 statement S;
 iterator name volatile_if;
