@@ -8,9 +8,13 @@
  * anything else goes through @c.  The line "codegen: <tags>" in the comment
  * right before the function says what to expect:
  *
- *   depends    the condition depends on the load: volatile_if must be ok
+ *   depends    the condition depends on the load: volatile_if must be
+ *              guaranteed
  *   if-breaks  a compiler breaks the plain if () somewhere
- *   constant   the condition is computed without the load: only reported
+ *   constant   the condition folds to a constant: volatile_if must refuse
+ *              to compile it (a file of its own, since a compile error is
+ *              the verdict of every case in the file)
+ *   far        a leg longer than a short conditional branch reaches
  *
  * The cases are written with volatile_if.  The variant compiled is chosen
  * by the include path: variants/<name>/asm/barrier.h redefines volatile_if

@@ -5,9 +5,6 @@
  */
 #include "codegen.h"
 
-/* the document's MAX; x86 headers have a MAX of their own */
-#define CG_MAX 1
-
 /* codegen: depends */
 void cg_load_store(int *a, int *b, int *c)
 {
@@ -46,30 +43,6 @@ void cg_different_stores(int *a, int *b, int *c)
 		WRITE_ONCE(*b, 2);
 		do_something_else();
 	}
-}
-
-/* MAX == 1: q % MAX is 0 whatever q is.
- * codegen: constant */
-void cg_constant_mod(int *a, int *b, int *c)
-{
-	int q = LOAD(a);
-
-	volatile_if (q % CG_MAX) {
-		WRITE_ONCE(*b, 1);
-		do_something();
-	} else {
-		WRITE_ONCE(*b, 2);
-		do_something_else();
-	}
-}
-
-/* codegen: constant */
-void cg_short_circuit(int *a, int *b, int *c)
-{
-	int q = LOAD(a);
-
-	volatile_if (q || 1 > 0)
-		WRITE_ONCE(*b, 1);
 }
 
 /*

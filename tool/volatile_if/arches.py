@@ -72,6 +72,13 @@ class Arch:
 	isa: Optional[Isa] = None  # for reading its disassembly (codegen)
 	# Extra compiler flags for user-space compiles of the codegen corpus.
 	cflags: tuple = field(default=())
+	bits: int = 64            # word size of the defconfig's kernel
+
+	@property
+	def tso(self) -> bool:
+		"""Whether the architecture never reorders a load with a later
+		store, so volatile_cond() needs only a compiler barrier."""
+		return self.flavour == COMPILER_BARRIER
 
 	@property
 	def gcc(self) -> str:
@@ -245,24 +252,34 @@ _RISCV_ISA = Isa(
 )
 
 ARCHES = {a.name: a for a in (
-	Arch('x86_64', 'x86_64', 'x86_64-linux-gnu-', 'gcc',
-	     'x86_64_defconfig', COMPILER_BARRIER, 'x86_64-linux-gnu',
+	Arch(name='x86_64', linux_arch='x86_64', cross_compile='x86_64-linux-gnu-',
+	     gcc_package='gcc', defconfig='x86_64_defconfig',
+	     flavour=COMPILER_BARRIER, clang_target='x86_64-linux-gnu',
 	     qemu=_X86_64_QEMU, isa=_X86_64_ISA),
-	Arch('arm64', 'arm64', 'aarch64-linux-gnu-', 'gcc-aarch64-linux-gnu',
-	     'defconfig', ASM_GOTO, 'aarch64-linux-gnu', qemu=_ARM64_QEMU,
-	     isa=_ARM64_ISA),
-	Arch('arm', 'arm', 'arm-linux-gnueabihf-', 'gcc-arm-linux-gnueabihf',
-	     'multi_v7_defconfig', ASM_GOTO, 'arm-linux-gnueabihf',
-	     cflags=('-march=armv7-a', '-marm'), isa=_ARM_ISA),
-	Arch('powerpc', 'powerpc', 'powerpc64le-linux-gnu-',
-	     'gcc-powerpc64le-linux-gnu', 'ppc64le_defconfig', ASM_GOTO,
-	     'powerpc64le-linux-gnu', isa=_POWERPC_ISA),
-	Arch('s390', 's390', 's390x-linux-gnu-', 'gcc-s390x-linux-gnu',
-	     'defconfig', COMPILER_BARRIER, 's390x-linux-gnu'),
-	Arch('sparc64', 'sparc64', 'sparc64-linux-gnu-', 'gcc-sparc64-linux-gnu',
-	     'sparc64_defconfig', COMPILER_BARRIER, 'sparc64-linux-gnu'),
-	Arch('riscv', 'riscv', 'riscv64-linux-gnu-', 'gcc-riscv64-linux-gnu',
-	     'defconfig', ASM_GOTO, 'riscv64-linux-gnu', isa=_RISCV_ISA),
+	Arch(name='arm64', linux_arch='arm64', cross_compile='aarch64-linux-gnu-',
+	     gcc_package='gcc-aarch64-linux-gnu', defconfig='defconfig',
+	     flavour=ASM_GOTO, clang_target='aarch64-linux-gnu',
+	     qemu=_ARM64_QEMU, isa=_ARM64_ISA),
+	Arch(name='arm', linux_arch='arm', cross_compile='arm-linux-gnueabihf-',
+	     gcc_package='gcc-arm-linux-gnueabihf', defconfig='multi_v7_defconfig',
+	     flavour=ASM_GOTO, clang_target='arm-linux-gnueabihf',
+	     cflags=('-march=armv7-a', '-marm'), isa=_ARM_ISA, bits=32),
+	Arch(name='powerpc', linux_arch='powerpc',
+	     cross_compile='powerpc64le-linux-gnu-',
+	     gcc_package='gcc-powerpc64le-linux-gnu',
+	     defconfig='ppc64le_defconfig', flavour=ASM_GOTO,
+	     clang_target='powerpc64le-linux-gnu', isa=_POWERPC_ISA),
+	Arch(name='s390', linux_arch='s390', cross_compile='s390x-linux-gnu-',
+	     gcc_package='gcc-s390x-linux-gnu', defconfig='defconfig',
+	     flavour=COMPILER_BARRIER, clang_target='s390x-linux-gnu'),
+	Arch(name='sparc64', linux_arch='sparc64',
+	     cross_compile='sparc64-linux-gnu-',
+	     gcc_package='gcc-sparc64-linux-gnu', defconfig='sparc64_defconfig',
+	     flavour=COMPILER_BARRIER, clang_target='sparc64-linux-gnu'),
+	Arch(name='riscv', linux_arch='riscv', cross_compile='riscv64-linux-gnu-',
+	     gcc_package='gcc-riscv64-linux-gnu', defconfig='defconfig',
+	     flavour=ASM_GOTO, clang_target='riscv64-linux-gnu',
+	     isa=_RISCV_ISA),
 )}
 
 # The architectures the tests boot under QEMU.

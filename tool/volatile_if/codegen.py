@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Callable, List, Optional, Sequence, Tuple
 
 from . import arches, check, ctrldep, disasm, isa, kbuild, recompile, tree
-from .common import (BUILD, DEFAULT_TREE, GENERATED_PATCHES, REPO, Error,
-		     jobs, progress)
+from .common import (BASE_PATCH, BUILD, DEFAULT_TREE, GENERATED_PATCHES,
+		     REPO, Error, jobs, progress)
 
 CORPUS = REPO / 'tests' / 'codegen'
 OUT = BUILD / 'codegen'
@@ -33,21 +33,30 @@ class Variant:
 	overlay: Optional[str]      # directory in tests/codegen/variants
 	defines: Tuple[str, ...] = ()
 	about: str = ''
+	# Its semantics require a conditional branch on the condition before
+	# the legs (or, on TSO, keep the legs after the condition's loads):
+	# what the machine code shows is then guaranteed, not the compiler's
+	# choice (ctrldep.analyse(branch_required=)).
+	guarantees: bool = False
 
 
 VARIANTS = {
 	'if': Variant('if', about='the plain if () that volatile_if replaces'),
-	'volatile_if': Variant(None, about="base-patch's volatile_if()"),
+	'volatile_if': Variant(None, guarantees=True,
+			       about="base-patch's volatile_if(): a distinct "
+			       'asm volatile in each leg, so the compiler must '
+			       'branch on the condition (TSO: a compiler '
+			       'barrier)'),
 	'rfc': Variant('rfc', about="the 2021 RFC's volatile_cond(): bool, "
 		       'fixed branch'),
-	'mb': Variant('mb', about='the smp_mb() fallback'),
 	'acquire': Variant('if', ('CODEGEN_ACQUIRE',),
 			   about='smp_load_acquire() / smp_cond_load_acquire()'
 			   ' and a plain if ()'),
-	'proposal': Variant('proposal', about='volatile_cond() with a distinct '
-			    'asm in each leg, no asm goto'),
 	'v1': Variant('v1', about="base-patch's first volatile_cond(): the value "
 		      'as a long, a branch to the then-leg'),
+	'asm-goto': Variant('asm-goto', about="base-patch's asm goto "
+			    'volatile_cond() before v2: a branch on the value '
+			    'of the condition over the then-leg'),
 }
 CHECKED = ('if', 'volatile_if')
 
@@ -86,27 +95,43 @@ def cases(corpus: Path = CORPUS) -> List[Case]:
 	return found
 
 
+# What the codegen builds add to check.config so that every converted site
+# is compiled: __csd_lock_wait()'s volatile_if (kernel/smp.c) is under
+# CONFIG_CSD_LOCK_WAIT_DEBUG, which depends on 64BIT (so not on arm).
+SITE_CONFIG_64BIT = 'CONFIG_CSD_LOCK_WAIT_DEBUG=y\n'
+
+
+def kernel_config(arch: arches.Arch) -> str:
+	"""The configuration fragment of the codegen build of @arch."""
+	text = check.CHECK_CONFIG.read_text()
+	return text + (SITE_CONFIG_64BIT if arch.bits == 64 else '')
+
+
 def kernel_build(worktree: Path, arch: arches.Arch, compiler: str) -> kbuild.KernelBuild:
-	"""The check build of @arch (defconfig + check.config), with gcc or
-	with LLVM=1, prepared."""
-	if compiler == 'gcc':
-		return check.build(worktree, arch).prepare()
-	return kbuild.KernelBuild(worktree, arch, 'check',
-				  check.CHECK_CONFIG.read_text(),
-				  llvm=True).prepare()
+	"""The codegen build of @arch (defconfig + check.config + what the
+	sites need, kernel_config()), with gcc or with LLVM=1, prepared."""
+	return kbuild.KernelBuild(worktree, arch, 'codegen', kernel_config(arch),
+				  llvm=compiler == 'clang').prepare()
 
 
 def default_tree() -> Path:
-	"""The worktree of check and the tests: pristine + base-patch +
-	generated-patches."""
+	"""pristine + base-patch + generated-patches, in a worktree of codegen's
+	own (build/work/<tree>-codegen), so that a check or a test running
+	beside it does not reset the tree under its builds."""
 	kernel = tree.kernel_tree(DEFAULT_TREE)
-	return check.series_tree(kernel, tree.series(GENERATED_PATCHES))
+	base = [] if tree.has_volatile_if(kernel) else tree.series(BASE_PATCH)
+	return tree.scratch_worktree(kernel, f'{kernel.name}-codegen',
+				     base + tree.series(GENERATED_PATCHES),
+				     base='HEAD')
 
 
 def analyse_function(arch: arches.Arch, obj: disasm.Object, name: str,
-		     decoder: isa.Decoder) -> ctrldep.Verdict:
+		     decoder: isa.Decoder,
+		     branch_required: bool = False) -> ctrldep.Verdict:
 	"""The verdict on corpus function @name: loads through the first
-	argument are marked, stores through the second must be ordered."""
+	argument are marked, stores through the second must be ordered;
+	@branch_required: compiled with a variant that guarantees the branch
+	(Variant.guarantees)."""
 	func = obj.functions.get(name)
 	if not func:
 		return ctrldep.Verdict('none', 0, why=f'{name} is not in the object')
@@ -116,8 +141,8 @@ def analyse_function(arch: arches.Arch, obj: disasm.Object, name: str,
 		ctrldep.graph(obj, func, decoder),
 		seed=lambda n, labels: 'a' in labels,
 		ordered=lambda n, labels: 'b' in labels,
-		init=init, clobbered=arch.isa.clobbered,
-		tso=arch.flavour == arches.COMPILER_BARRIER)
+		init=init, clobbered=arch.isa.clobbered, tso=arch.tso,
+		branch_required=branch_required)
 
 
 @dataclass
@@ -173,7 +198,9 @@ class Matrix:
 						   .ljust(18))
 				lines.append('  '.join(row).rstrip())
 		lines += ['', 'broken, and dep/pred: ordered by a data dependency or '
-			  'by a condition code only']
+			  'by a condition code only; guaranteed: by a branch '
+			  'that volatile_if requires (or a barrier); compiler: '
+			  "by the compiler's own branch"]
 		lines.append('  '.join([f'{"":<{width}}  {"arch":<8}'] +
 				       [f'{c + " " + v:<18}' for c, v in cols]).rstrip())
 		for a in self.arches:
@@ -200,6 +227,13 @@ class Matrix:
 				ctrldep.RANK + ('none', 'unknown', 'error')}
 				for a in self.arches for c, v in self.columns()},
 		}
+
+
+def compile_error(e: Error) -> str:
+	"""The line of a failed compile that says why: the first error."""
+	lines = (e.details or '').strip().splitlines()
+	errors = [x.strip() for x in lines if 'error:' in x]
+	return (errors or lines or [str(e)])[0][:300]
 
 
 def run(arch_names: Sequence[str] = ARCHES,
@@ -249,13 +283,14 @@ def run(arch_names: Sequence[str] = ARCHES,
 					    if overlay else None,
 					    defines=VARIANTS[v].defines)
 		except Error as e:
-			why = (e.details.strip().splitlines() or [str(e)])[-1]
-			return [Cell(k.name, a, c, v, ctrldep.Verdict('error', 0, why=why))
+			return [Cell(k.name, a, c, v,
+				     ctrldep.Verdict('error', 0, why=compile_error(e)))
 				for k in names]
 		obj = disasm.disassemble(arch.objdump, out)
 		decoder = isa.Decoder(arch.isa)
 		return [Cell(k.name, a, c, v,
-			     analyse_function(arch, obj, k.symbol, decoder))
+			     analyse_function(arch, obj, k.symbol, decoder,
+					      VARIANTS[v].guarantees))
 			for k in names]
 	with ThreadPoolExecutor(max_workers=jobs()) as pool:
 		cells = [cell for part in pool.map(one, jobs_) for cell in part]

@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """Codegen of the converted sites: is there a conditional branch on the
 loaded value between the load and the stores each volatile_if orders, in
-the kernel objects as gcc and clang build them?
+the kernel objects of the weakly ordered architectures (arm64, arm,
+powerpc, riscv) as gcc and clang build them?  With volatile_if such a
+branch is guaranteed (its semantics require it); with the if () it
+replaced, it is the compiler's choice (ctrldep.py).
 
 Input: the series worktree (pristine + base-patch + generated-patches) and
 the sites: every if -> volatile_if of the generated patches, and the
@@ -188,11 +191,12 @@ def region(source: str, line: int) -> Region:
 @dataclass
 class SiteResult:
 	site: Site
+	arch: str
 	compiler: str
 	function: str
 	verdict: ctrldep.Verdict            # of the converted object
 	unconverted: Optional[ctrldep.Verdict] = None
-	branch: Optional[int] = None        # volatile_cond()'s branch
+	branch: Optional[int] = None        # the first of the site's branches
 	# every variant compiled, volatile_if and if included
 	variants: Dict[str, ctrldep.Verdict] = field(default_factory=dict)
 
@@ -202,14 +206,20 @@ class SiteResult:
 			return None
 		return self.verdict.insns - self.unconverted.insns
 
+	@property
+	def path_delta(self) -> Optional[int]:
+		if self.unconverted is None:
+			return None
+		return self.verdict.path - self.unconverted.path
+
 	def json(self) -> dict:
 		return {'file': self.site.file, 'line': self.site.line,
-			'origin': self.site.origin, 'compiler': self.compiler,
-			'function': self.function,
+			'origin': self.site.origin, 'arch': self.arch,
+			'compiler': self.compiler, 'function': self.function,
 			'branch': None if self.branch is None else f'{self.branch:#x}',
 			'volatile_if': self.verdict.json(),
 			'if': self.unconverted and self.unconverted.json(),
-			'delta': self.delta,
+			'delta': self.delta, 'path_delta': self.path_delta,
 			'variants': {k: v.insns for k, v in self.variants.items()},
 			'paths': {k: v.path for k, v in self.variants.items()},
 			'statuses': {k: v.status for k, v in self.variants.items()}}
@@ -217,53 +227,58 @@ class SiteResult:
 
 @dataclass
 class SiteReport:
-	arch: str
+	arches: List[str]
 	results: List[SiteResult]
 	missing: List[str] = field(default_factory=list)   # sites not in any code
 
 	def text(self) -> str:
-		"""A line per site, compiler and function: the verdicts with
-		volatile_if and with if (), the sizes and their difference."""
+		"""A line per site, arch, compiler and function: the verdicts with
+		volatile_if and with if (), the sizes and their difference, and
+		the longest paths and theirs."""
 		width = max([len(f'{r.site.file}:{r.site.line}')
 			     for r in self.results] + [4])
-		lines = [f'{"site":<{width}}  {"cc":<5} {"function":<24} '
-			 f'{"volatile_if":<11} {"if":<8} {"insns":>11}  why']
+		lines = [f'{"site":<{width}}  {"arch":<7} {"cc":<5} {"function":<24} '
+			 f'{"volatile_if":<11} {"if":<8} {"insns":>11} {"path":>9}  why']
 		for r in self.results:
 			u = r.unconverted
 			size = f'{u.insns}->{r.verdict.insns} {r.delta:+d}' if u else \
 				f'{r.verdict.insns}'
+			path = f'{r.path_delta:+d}' if u else '-'
 			lines.append(
 				f'{r.site.file + ":" + str(r.site.line):<{width}}  '
-				f'{r.compiler:<5} {r.function:<24} {r.verdict.status:<11} '
-				f'{u.status if u else "-":<8} {size:>11}  '
+				f'{r.arch:<7} {r.compiler:<5} {r.function:<24} '
+				f'{r.verdict.status:<11} {u.status if u else "-":<8} '
+				f'{size:>11} {path:>9}  '
 				f'{r.verdict.why or (u.why if u else "")}'.rstrip())
 		lines += [f'{m}: not found in the code' for m in self.missing]
 		return '\n'.join(lines)
 
 	def json(self) -> dict:
-		return {'arch': self.arch, 'sites': [r.json() for r in self.results],
+		return {'arches': self.arches,
+			'sites': [r.json() for r in self.results],
 			'missing': self.missing}
 
 
 def _at(insn: disasm.Insn, file: str, lines: Set[int]) -> bool:
-	"""Whether @insn comes from @lines of @file (relative to the tree).
-	The line table's names are matched by their tail: an object that
-	ccache made for another clone of this repository names that clone's
-	tree, since paths below build/ are hashed relative to it."""
+	"""Whether @insn comes from @lines of @file (relative to the tree), at
+	any depth of inlining.  The line table's names are matched by their
+	tail: an object that ccache made for another clone of this repository
+	names that clone's tree, since paths below build/ are hashed relative
+	to it."""
 	return any((f == file or f.endswith('/' + file)) and n in lines
 		   for f, n in insn.where)
 
 
-def _called(insn: disasm.Insn, file: str, condition: Set[int],
-	    barrier: str) -> bool:
+def _called(insn: disasm.Insn, file: str, condition: Set[int]) -> bool:
 	"""Whether @insn is code of a function that the condition calls
-	(inlined at a line of @condition), other than volatile_cond(): its
-	stores come before the site's branch and are not the legs'."""
+	(inlined at a line of @condition), other than volatile_cond()'s
+	(barrier.h): its stores come before the site's branch and are not the
+	legs'."""
 	for n, (f, line) in enumerate(insn.where):
 		if (f == file or f.endswith('/' + file)) and line in condition:
 			inner = insn.where[:n]
 			return bool(inner) and \
-				not any(g.endswith(barrier) for g, _ in inner)
+				not any(g.endswith('barrier.h') for g, _ in inner)
 	return False
 
 
@@ -286,126 +301,125 @@ class _Object:
 		return ctrldep.graph(self.obj, self.obj.functions[name], self.decoder)
 
 
-def _verdict(arch, g: ctrldep.Graph, seeds: Set[int], stores: Set[int],
-	     branches: Sequence[int]):
-	"""The site's verdict on the paths through its @branches (all paths
+def branches(g: ctrldep.Graph, file: str, lines: Set[int]) -> List[int]:
+	"""The conditional branches of @g made for @lines of @file, at any
+	depth of inlining: the compiler's branch on the condition, the
+	branches of the functions the condition calls (a cmpxchg loop), and
+	an asm's branch."""
+	return [n for n, (i, s) in enumerate(zip(g.insns, g.sems))
+		if s.flow == 'cond' and _at(i, file, lines)]
+
+
+def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
+		 reg: Region, branch_required: bool):
+	"""(verdict, the site's branches) of the site of @file at @reg in @g.
+	The marked loads are those the site's branches test (following
+	registers and spill slots, atomic read-modify-writes included); a
+	site without a branch has the loads of its condition instead, so
+	that the stores are found unordered.  The stores and calls (a callee
+	may store) of the legs, but not of the functions the condition calls,
+	must be ordered on the paths through the site's branches (all paths
 	if it has none): a store on a path that skips the site, such as the
 	overwrite path around the one in perf's ring buffer, is not its to
-	order."""
-	return ctrldep.analyse(g, seed=lambda n, _: n in seeds,
-			       ordered=lambda n, _: n in stores,
-			       clobbered=arch.isa.clobbered,
-			       tso=arch.flavour == arches.COMPILER_BARRIER,
-			       before_load=False,
-			       through=set(branches) or None)
+	order.  A jump out of the function (a tail call, such as into gcc's
+	foo.part.0) counts as a call."""
+	found = branches(g, file, reg.condition)
+	seeds = {n for b in found for n in ctrldep.loads_tested(g, b)}
+	if not found:
+		seeds = {n for n, (i, s) in enumerate(zip(g.insns, g.sems))
+			 if s.load and _at(i, file, reg.condition)}
+	stores = {n for n, (i, s) in enumerate(zip(g.insns, g.sems))
+		  if (s.store or s.flow == 'call' or n in g.tail_calls) and
+		  _at(i, file, reg.ordered) and not _called(i, file, reg.condition)}
+	verdict = ctrldep.analyse(g, seed=lambda n, _: n in seeds,
+				  ordered=lambda n, _: n in stores,
+				  clobbered=arch.isa.clobbered, tso=arch.tso,
+				  before_load=False, through=set(found) or None,
+				  branch_required=branch_required)
+	if verdict.status in ('unknown',) or g.outside:
+		pass
+	elif not found and verdict.status in ctrldep.ORDERED + ('none',):
+		verdict.status, verdict.why = 'broken', \
+			'no conditional branch at the condition\'s lines'
+	elif found and not seeds:
+		verdict.status, verdict.why = 'broken', \
+			'no load in the condition that its branches test'
+	return verdict, found
 
 
-def _branches(g: ctrldep.Graph, file: str, lines: Set[int],
-	      inner: str = '') -> List[int]:
-	"""The conditional branches of @g made for @lines of @file (and, given
-	@inner, inlined from a file whose name ends so)."""
-	return [n for n, (i, s) in enumerate(zip(g.insns, g.sems))
-		if s.flow == 'cond' and i.where and
-		i.where[0][0].endswith(inner) and _at(i, file, lines)]
-
-
-def _site_in(arch, conv: _Object, plain: Dict[str, _Object], site: Site,
-	     file: str, reg: Region, compiler: str) -> List[SiteResult]:
-	"""The results of @site in every function of @conv that has it."""
-	barrier = f'arch/{arch.linux_arch}/include/asm/barrier.h'
+def _site_in(arch, objects: Dict[str, _Object], site: Site, file: str,
+	     reg: Region, compiler: str) -> List[SiteResult]:
+	"""The results of @site in every function of objects['volatile_if']
+	that has it, with the verdicts of the other @objects (variants)."""
 	results = []
+	conv = objects['volatile_if']
 	for name in conv.functions_at(file, reg.condition):
-		g = conv.graph(name)
-		branches = _branches(g, file, reg.condition, barrier)
-		seeds = {n for b in branches for n in ctrldep.loads_tested(g, b)}
-		# Where the compiler has already branched on the load (a cmpxchg
-		# loop, or an && before a call), it may thread the condition's
-		# value into volatile_cond() as a constant on each path.  The
-		# stores are then ordered by the compiler's own branches, which
-		# the analysis below checks against the condition's loads.
-		threaded = bool(branches) and not seeds
-		if threaded:
-			seeds = {n for n, (i, s) in enumerate(zip(g.insns, g.sems))
-				 if s.load and _at(i, file, reg.condition)}
-		chains = {g.insns[n].where for n in seeds}
-
-		def stores(graph):
-			"""The stores and calls (a callee may store) of the legs."""
-			return {n for n, (i, s) in enumerate(zip(graph.insns, graph.sems))
-				if (s.store or s.flow == 'call') and
-				_at(i, file, reg.ordered) and
-				not _called(i, file, reg.condition, barrier)}
-		verdict = _verdict(arch, g, seeds, stores(g), branches)
-		if not branches:
-			verdict.status, verdict.why = 'broken', \
-				f'no branch of volatile_cond() ({barrier}) at the site'
-		elif not seeds:
-			verdict.status, verdict.why = 'broken', \
-				'no load in the condition, and the branch of ' \
-				'volatile_cond() tests none'
-		elif threaded and verdict.status == 'ok':
-			verdict.why = 'the branch of volatile_cond() tests a ' \
-				'value the compiler knows on each path; the ' \
-				"compiler's branches on the load order the stores"
-		result = SiteResult(site, compiler, name, verdict,
-				    branch=g.insns[branches[0]].addr if branches else None)
-		for variant, o in plain.items():
+		result = None
+		for variant, o in objects.items():
 			if name not in o.obj.functions:
 				continue
-			pg = o.graph(name)
-			pseeds = {n for n, i in enumerate(pg.insns)
-				  if pg.sems[n].load and i.where in chains}
-			v = _verdict(arch, pg, pseeds, stores(pg),
-				     _branches(pg, file, reg.condition))
-			if variant == 'if':
+			g = o.graph(name)
+			v, found = site_verdict(
+				arch, g, file, reg,
+				codegen.VARIANTS[variant].guarantees)
+			if variant == 'volatile_if':
+				result = SiteResult(site, arch.name, compiler, name, v,
+						    branch=g.insns[found[0]].addr
+						    if found else None)
+			elif variant == 'if':
 				result.unconverted = v
 			result.variants[variant] = v
-		result.variants['volatile_if'] = verdict
 		results.append(result)
 	return results
 
 
+WEAK = tuple(name for name, a in arches.ARCHES.items() if a.isa and not a.tso)
+
+
 def analyse(worktree: Path, sites: Sequence[Site], *,
-	    arch_name: str = 'arm64',
+	    arch_names: Sequence[str] = WEAK,
 	    compilers: Sequence[str] = codegen.COMPILERS,
 	    variants: Sequence[str] = ('if',)) -> SiteReport:
-	"""Check @sites of @worktree in the @arch_name objects of each
-	compiler; @variants (codegen.VARIANTS) are compiled for comparison,
-	'if' being the unconverted object."""
-	arch = arches.get(arch_name)
-	report = SiteReport(arch_name, [])
+	"""Check @sites of @worktree in the objects of each of @arch_names
+	and each compiler; @variants (codegen.VARIANTS) are compiled for
+	comparison, 'if' being the unconverted object."""
+	report = SiteReport(list(arch_names), [])
 	by_object: Dict[str, List[Site]] = {}
 	for s in sites:
 		by_object.setdefault(check.object_for(worktree, s.file), []).append(s)
 	regions = {s: region((worktree / s.file).read_text(errors='replace'), s.line)
 		   for s in sites}
-	found: Set[Site] = set()
-	for compiler in compilers:
-		b = codegen.kernel_build(worktree, arch, compiler)
-		for target, group in sorted(by_object.items()):
-			progress(f'[codegen {arch_name} {compiler}] {target}: '
-				 f'{len(group)} sites')
-			argv = recompile.recorded(b, target)
-			source = Path(argv[-1])
-			out = codegen.OUT / worktree.name / f'sites-{arch_name}-{compiler}'
-			objects = {}
-			for v in ('volatile_if',) + tuple(x for x in variants
-							  if x != 'volatile_if'):
-				overlay = codegen.VARIANTS[v].overlay
-				path = recompile.compile_c(
-					b, argv, source, out / v / target,
-					include=codegen.CORPUS / 'variants' / overlay
-					if overlay else None, defines=codegen.VARIANTS[v].defines,
-					debug=True)
-				objects[v] = _Object(arch, path)
-			conv = objects.pop('volatile_if')
-			for s in group:
-				rs = _site_in(arch, conv, objects, s, s.file,
-					      regions[s], compiler)
-				found.update(r.site for r in rs)
-				report.results.extend(rs)
-	report.missing = [f'{s.file}:{s.line} ({s.origin})' for s in sites
-			  if s not in found]
+	for arch_name in arch_names:
+		arch = arches.get(arch_name)
+		found: Set[Site] = set()
+		for compiler in compilers:
+			b = codegen.kernel_build(worktree, arch, compiler)
+			for target, group in sorted(by_object.items()):
+				progress(f'[codegen {arch_name} {compiler}] {target}: '
+					 f'{len(group)} sites')
+				argv = recompile.recorded(b, target)
+				source = Path(argv[-1])
+				out = codegen.OUT / worktree.name / \
+					f'sites-{arch_name}-{compiler}'
+				objects = {}
+				# volatile_if first: its functions are the sites'
+				for v in ('volatile_if',) + tuple(
+						x for x in variants if x != 'volatile_if'):
+					overlay = codegen.VARIANTS[v].overlay
+					path = recompile.compile_c(
+						b, argv, source, out / v / target,
+						include=codegen.CORPUS / 'variants' / overlay
+						if overlay else None,
+						defines=codegen.VARIANTS[v].defines,
+						debug=True)
+					objects[v] = _Object(arch, path)
+				for s in group:
+					rs = _site_in(arch, objects, s, s.file,
+						      regions[s], compiler)
+					found.update(r.site for r in rs)
+					report.results.extend(rs)
+		report.missing += [f'{s.file}:{s.line} ({s.origin}) on {arch_name}'
+				   for s in sites if s not in found]
 	return report
 
 

@@ -4,29 +4,42 @@
 A function's instructions become a control-flow graph; every path through
 it is followed (states are merged only when equal) while tracking which
 registers, flags and stack slots hold values derived from the marked loads.
-A store that must be ordered after those loads is
+A store (or call) that must be ordered after those loads is
 
-  ok      if a conditional branch that tests a value derived from each load
-	  executed between the load and the store on every path, or a
-	  barrier did, or the load was an acquire (on TSO: if the store comes
-	  after the load on every path);
-  dep     if it is ordered only because its address or value depends on
-	  the load (the compiler turned the control dependency into a data
-	  dependency, as a conditional select does: still ordered);
-  pred    arm: if it is ordered only by its own condition code;
-  broken  otherwise, or if it can execute before the load.
+  guaranteed  if on every path a barrier executed between the load and the
+	      store, or the load was an acquire, or a conditional branch that
+	      tests a value derived from each load did and the source
+	      requires that branch (@branch_required: built with volatile_if,
+	      whose semantics make the compiler branch on the condition; on
+	      TSO: the store comes after the load, which volatile_if's
+	      compiler barrier requires);
+  compiler    if the same holds only because the compiler chose to branch
+	      (or, on TSO, to keep the order): a plain if (), or a variant
+	      that does not require the branch;
+  dep         if it is ordered only because its address or value depends
+	      on the load (the compiler turned the control dependency into a
+	      data dependency, as a conditional select does: still ordered);
+  pred        arm: if it is ordered only by its own condition code;
+  broken      otherwise, or if it can execute before the load.
+
+The function's verdict is its worst store's; a conditional branch whose
+target is not an instruction of the function (or of its .cold part, or a
+.cold/.part split it may jump to) makes it broken: a displacement the
+assembler got wrong, or a jump into another function.
 
 Each path keeps the loads not ordered yet; executing a load again (a loop)
 forgets the values of its earlier execution, so they cannot order it.
 """
 
 from dataclasses import dataclass, field
-from typing import Callable, Dict, FrozenSet, List, Optional, Set
+from typing import Callable, Dict, FrozenSet, List, Optional, Set, Tuple
 
 from .disasm import Function, Insn, Object
 from .isa import NONE, Decoder, Sem
 
-RANK = ('ok', 'dep', 'pred', 'broken')   # better to worse
+RANK = ('guaranteed', 'compiler', 'dep', 'pred', 'broken')   # better to worse
+# machine code that orders every store, whatever the reason
+ORDERED = ('guaranteed', 'compiler')
 LIMIT = 200000     # (instruction, state) pairs before giving up
 
 
@@ -35,12 +48,30 @@ class Graph:
 	insns: List[Insn]
 	sems: List[Sem]
 	succs: List[List[int]]
+	name: str = ''
+	# conditional branches (index, why) whose target is not in the function
+	outside: List[Tuple[int, str]] = field(default_factory=list)
+	# jumps out of the function (tail calls): calls that do not return
+	tail_calls: Set[int] = field(default_factory=set)
+
+
+def _split(name: str, func: str, kinds: Tuple[str, ...]) -> bool:
+	return any(name.startswith(func + k) for k in kinds)
 
 
 def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
-	"""@func and its gcc-split parts (foo.cold) as a control-flow graph."""
+	"""@func and its gcc-split parts (foo.cold) as a control-flow graph.
+	A conditional branch must land on an instruction of these, or of a
+	foo.part.N (gcc's partial inlining, entered by a tail call), or on a
+	function's entry, here or in another object (a conditional tail
+	call); any other target is recorded in Graph.outside."""
 	parts = [func] + [f for n, f in sorted(obj.functions.items())
-			  if n.startswith(func.name + '.cold')]
+			  if _split(n, func.name, ('.cold',))]
+	# instructions of foo.part.N (a tail call may enter them anywhere),
+	# and the entries of functions (a conditional tail call)
+	legal = {(i.section, i.addr) for n, f in obj.functions.items()
+		 if _split(n, func.name, ('.part',)) for i in f.insns} | \
+		{(f.section, f.start) for f in obj.functions.values()}
 	insns = [i for p in parts for i in p.insns]
 	index = {(i.section, i.addr): n for n, i in enumerate(insns)}
 	ends = set()
@@ -50,13 +81,23 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 		ends.add(total - 1)
 	sems = [decoder.decode(i) for i in insns]
 	succs = []
+	outside = []
+	tail_calls = set()
 	for n, (insn, sem) in enumerate(zip(insns, sems)):
 		nxt = [] if n in ends else [n + 1]
 		target = obj.resolve(insn) if sem.flow in ('cond', 'jump') else None
 		taken = [index[target]] if target in index else []
+		if sem.flow == 'cond' and target is not None and not taken and \
+		   target not in legal:
+			outside.append((n, f'the conditional branch at '
+					f'{insn.addr:#x} ({insn.text}) goes to '
+					f'{target[0]}+{target[1]:#x}, not to an '
+					f'instruction of {func.name}'))
+		if sem.flow == 'jump' and not taken:
+			tail_calls.add(n)
 		succs.append({'next': nxt, 'call': nxt, 'cond': nxt + taken,
 			      'jump': taken}.get(sem.flow, []))
-	return Graph(insns, sems, succs)
+	return Graph(insns, sems, succs, func.name, outside, tail_calls)
 
 
 @dataclass
@@ -69,7 +110,7 @@ class StoreVerdict:
 
 @dataclass
 class Verdict:
-	status: str                 # a RANK, or 'none' or 'unknown'
+	status: str                 # a RANK, or 'none', 'unknown' or 'error'
 	insns: int
 	path: int = 0               # instructions on the longest path
 	loads: List[int] = field(default_factory=list)
@@ -95,7 +136,8 @@ def analyse(g: Graph, *, seed: Callable[[int, FrozenSet[str]], bool],
 	    init: Optional[Dict[str, FrozenSet[str]]] = None,
 	    clobbered: tuple = (), tso: bool = False,
 	    before_load: bool = True,
-	    through: Optional[Set[int]] = None) -> Verdict:
+	    through: Optional[Set[int]] = None,
+	    branch_required: bool = False) -> Verdict:
 	"""Follow every path of @g.  @seed(n, address labels) says whether
 	instruction n is a marked load, @ordered(n, address labels) whether
 	the store (or the call, which may store) at n must be ordered after
@@ -105,16 +147,23 @@ def analyse(g: Graph, *, seed: Callable[[int, FrozenSet[str]], bool],
 	dependency's and is ignored.
 	Given @through, only the paths through one of these instructions (a
 	site's branch) after the latest marked load are the dependency's: a
-	store on another path is not checked."""
+	store on another path is not checked.
+	@branch_required: the source requires a conditional branch on the
+	condition before the legs (volatile_if), so that a store the branch
+	orders is guaranteed, not ordered by the compiler's choice."""
 	verdict = _paths(g, seed, ordered, init, clobbered, tso, before_load,
-			 through)
+			 through, branch_required)
 	verdict.path = longest_path(g)
+	if g.outside and verdict.status not in ('unknown',):
+		verdict.status, verdict.why = 'broken', g.outside[0][1]
 	return verdict
 
 
 def _paths(g, seed, ordered, init, clobbered, tso, before_load,
-	   through) -> Verdict:
-	start = (NONE, False, frozenset((init or {}).items()))
+	   through, branch_required) -> Verdict:
+	# (loads not ordered yet, on the dependency's path, registers' labels,
+	#  loads ordered by a branch (or, on TSO, by program order) only)
+	start = (NONE, False, frozenset((init or {}).items()), NONE)
 	work, visited = [(0, start)], set()
 	stores: Dict[int, StoreVerdict] = {}
 	loads: Set[int] = set()
@@ -127,7 +176,7 @@ def _paths(g, seed, ordered, init, clobbered, tso, before_load,
 			return Verdict('unknown', len(g.insns),
 				       why=f'more than {LIMIT} paths states')
 		state = _step(g, n, state, seed, ordered, clobbered, tso,
-			      before_load, through, stores, loads)
+			      before_load, through, branch_required, stores, loads)
 		work.extend((m, state) for m in g.succs[n])
 	found = sorted(stores.values(), key=lambda s: s.addr)
 	if not loads:
@@ -201,22 +250,27 @@ def loads_tested(g: Graph, branch: int) -> List[int]:
 
 
 def _step(g, n, state, seed, ordered, clobbered, tso, before_load, through,
-	  stores, loads):
+	  branch_required, stores, loads):
 	"""The state after instruction @n; records the stores it checks."""
-	pending, seen, env = state
+	pending, seen, env, branched = state
 	env = dict(env)
 	insn, s = g.insns[n], g.sems[n]
 
 	def lab(regs) -> FrozenSet[str]:
 		return frozenset().union(*(env.get(r, NONE) for r in regs))
 	addr = lab(s.addr)
-	if (s.store or s.flow == 'call') and ordered(n, addr) and \
-	   (seen or before_load):
+	if (s.store or s.flow == 'call' or n in g.tail_calls) and \
+	   ordered(n, addr) and (seen or before_load):
 		covered = _seeds(lab(s.values) | addr)
 		if not seen:
 			v = ('broken', 'can execute before the marked load')
-		elif tso or not pending:
-			v = ('ok', '')
+		elif not pending and (branch_required or not branched):
+			v = ('guaranteed', '')
+		elif not pending:
+			v = ('compiler', 'ordered only by the compiler\'s own ' +
+			     ('order of the accesses (TSO)' if tso else 'branch') +
+			     ' on the load at ' +
+			     ', '.join(sorted(p[1:] for p in branched)))
 		elif s.predicated and pending <= covered | _seeds(lab(s.cond)):
 			v = ('pred', 'ordered by its condition code only')
 		elif pending <= covered:
@@ -238,7 +292,12 @@ def _step(g, n, state, seed, ordered, clobbered, tso, before_load, through,
 			# passes the site's branch after its latest load.
 			seen = through is None
 			loads.add(insn.addr)
-			if not s.acquire and not tso:
+			branched = branched - {t}
+			if s.acquire:
+				pass
+			elif tso:
+				branched = branched | {t}
+			else:
 				pending = pending | {t}
 	new = {d: lab(s.uses) for d in s.defs}
 	for d in s.loaded:
@@ -252,8 +311,11 @@ def _step(g, n, state, seed, ordered, clobbered, tso, before_load, through,
 		for r in clobbered:
 			env.pop(r, None)
 	if s.flow == 'cond':
-		pending = pending - _seeds(lab(s.cond))
+		tested = pending & _seeds(lab(s.cond))
+		pending = pending - tested
+		branched = branched | tested
 		seen = seen or (through is not None and n in through)
 	if s.fence:
-		pending = NONE
-	return (pending, seen, frozenset((k, v) for k, v in env.items() if v))
+		pending = branched = NONE
+	return (pending, seen, frozenset((k, v) for k, v in env.items() if v),
+		branched)

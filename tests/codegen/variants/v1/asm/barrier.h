@@ -57,7 +57,12 @@ l_yes:
 	return true;
 }
 #else
-#define volatile_cond_v1 __volatile_cond
+/* TSO: a compiler barrier */
+static __always_inline bool volatile_cond_v1(unsigned long cond)
+{
+	barrier();
+	return cond;
+}
 #endif
 #ifndef volatile_cond_v1_u64
 #define volatile_cond_v1_u64(cond) \
@@ -71,5 +76,7 @@ l_yes:
 		volatile_cond_v1_u64((__force u64)__builtin_choose_expr( \
 			__volatile_cond_v1_u64(cond), (cond), 0ULL)),	\
 		volatile_cond_v1((__force unsigned long)(cond)))
+#undef volatile_if
+#define volatile_if(cond) if (volatile_cond(cond))
 
 #endif
