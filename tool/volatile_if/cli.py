@@ -7,8 +7,8 @@ import os
 import sys
 from pathlib import Path
 
-from . import arches, boot, check, codegen, codegen_sites, convert, review, scan, tree
-from .common import DEFAULT_TREE, GENERATED_PATCHES, Error, jobs, run
+from . import arches, b4, boot, check, codegen, codegen_sites, convert, review, scan, tree
+from .common import DEFAULT_TREE, GENERATED_PATCHES, Error, jobs, require, run
 
 
 def _scan_files(args) -> (Path, list):
@@ -48,6 +48,8 @@ def cmd_scan(args) -> int:
 
 
 def cmd_convert(args) -> int:
+	if args.b4:
+		require('b4', 'b4')
 	result = convert.convert(args.tree or DEFAULT_TREE, args.out,
 				 args.identity, args.jobs, args.since)
 	print(f'{len(result.converted)} sites converted in '
@@ -59,6 +61,8 @@ def cmd_convert(args) -> int:
 		      'not applied: see volatile-if review --list')
 	for p in result.patches:
 		print(p)
+	if args.b4:
+		print(b4.after_convert(args.tree or DEFAULT_TREE, result, args.identity))
 	return 0
 
 
@@ -173,6 +177,9 @@ def parser() -> argparse.ArgumentParser:
 		       'user.name and user.email of the tree)')
 	c.add_argument('--since', metavar='REV', default='',
 		       help='only sites in files changed since this revision')
+	c.add_argument('--b4', action='store_true',
+		       help='also leave the series as a branch that b4 prep '
+		       'manages, checked out in the worktree')
 	c.set_defaults(func=cmd_convert)
 
 	r = sub.add_parser('review', help='decide the report-only sites one by '
