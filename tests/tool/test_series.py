@@ -18,6 +18,7 @@ from volatile_if.scan import Site
 	('kernel/smp.c', 'smp'),
 	('kernel/signal.c', 'signal'),
 	('drivers/xen/pvcalls-front.c', 'drivers/pvcalls-front'),
+	('drivers/irqchip/irq-apple-aic.c', 'irqchip/apple-aic'),
 ])
 def test_subject_prefix(path, prefix):
 	assert series.subject_prefix(path) == prefix

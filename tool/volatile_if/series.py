@@ -23,6 +23,7 @@ PREFIXES: Sequence[Tuple[str, str]] = (
 	('kernel/locking/', 'locking/{stem}'),
 	('kernel/sched/', 'sched/{stem}'),
 	('kernel/events/', 'perf/{stem}'),
+	('drivers/irqchip/irq-apple-aic.c', 'irqchip/apple-aic'),
 	('net/netfilter/nf_conntrack', 'netfilter: conntrack'),
 	('include/net/netfilter/nf_conntrack', 'netfilter: conntrack'),
 	('ipc/', 'ipc/{stem}'),
