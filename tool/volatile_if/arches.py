@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 # How an architecture implements volatile_cond() in base-patch/.
-ASM_GOTO = 'asm-goto'                 # weakly ordered: a real conditional branch
+BRANCH = 'branch'                      # generic: the compiler's branch between
+				       # a distinct asm in each leg
 COMPILER_BARRIER = 'compiler-barrier'  # TSO: LOAD->STORE is never reordered
-SMP_MB = 'smp_mb'                      # no arch support: the generic full barrier
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,9 @@ class Arch:
 	# Extra compiler flags for user-space compiles of the codegen corpus.
 	cflags: tuple = field(default=())
 	bits: int = 64            # word size of the defconfig's kernel
+	# Whether `check` cross-builds a series for it; the others only
+	# compile the KUnit object, once on the smp_mb() fallback of v1.
+	check: bool = True
 
 	@property
 	def tso(self) -> bool:
@@ -258,16 +261,16 @@ ARCHES = {a.name: a for a in (
 	     qemu=_X86_64_QEMU, isa=_X86_64_ISA),
 	Arch(name='arm64', linux_arch='arm64', cross_compile='aarch64-linux-gnu-',
 	     gcc_package='gcc-aarch64-linux-gnu', defconfig='defconfig',
-	     flavour=ASM_GOTO, clang_target='aarch64-linux-gnu',
+	     flavour=BRANCH, clang_target='aarch64-linux-gnu',
 	     qemu=_ARM64_QEMU, isa=_ARM64_ISA),
 	Arch(name='arm', linux_arch='arm', cross_compile='arm-linux-gnueabihf-',
 	     gcc_package='gcc-arm-linux-gnueabihf', defconfig='multi_v7_defconfig',
-	     flavour=ASM_GOTO, clang_target='arm-linux-gnueabihf',
+	     flavour=BRANCH, clang_target='arm-linux-gnueabihf',
 	     cflags=('-march=armv7-a', '-marm'), isa=_ARM_ISA, bits=32),
 	Arch(name='powerpc', linux_arch='powerpc',
 	     cross_compile='powerpc64le-linux-gnu-',
 	     gcc_package='gcc-powerpc64le-linux-gnu',
-	     defconfig='ppc64le_defconfig', flavour=ASM_GOTO,
+	     defconfig='ppc64le_defconfig', flavour=BRANCH,
 	     clang_target='powerpc64le-linux-gnu', isa=_POWERPC_ISA),
 	Arch(name='s390', linux_arch='s390', cross_compile='s390x-linux-gnu-',
 	     gcc_package='gcc-s390x-linux-gnu', defconfig='defconfig',
@@ -278,9 +281,19 @@ ARCHES = {a.name: a for a in (
 	     flavour=COMPILER_BARRIER, clang_target='sparc64-linux-gnu'),
 	Arch(name='riscv', linux_arch='riscv', cross_compile='riscv64-linux-gnu-',
 	     gcc_package='gcc-riscv64-linux-gnu', defconfig='defconfig',
-	     flavour=ASM_GOTO, clang_target='riscv64-linux-gnu',
+	     flavour=BRANCH, clang_target='riscv64-linux-gnu',
 	     isa=_RISCV_ISA),
+	Arch(name='mips', linux_arch='mips', cross_compile='mips-linux-gnu-',
+	     gcc_package='gcc-mips-linux-gnu', defconfig='maltasmvp_defconfig',
+	     flavour=BRANCH, clang_target='mips-linux-gnu', bits=32,
+	     check=False),
+	Arch(name='alpha', linux_arch='alpha', cross_compile='alpha-linux-gnu-',
+	     gcc_package='gcc-alpha-linux-gnu', defconfig='defconfig',
+	     flavour=BRANCH, clang_target='alpha-linux-gnu', check=False),
 )}
+
+# The architectures `check` cross-builds a series for.
+CHECK_ARCHES = tuple(name for name, a in ARCHES.items() if a.check)
 
 # The architectures the tests boot under QEMU.
 QEMU_ARCHES = tuple(name for name, a in ARCHES.items() if a.qemu)

@@ -86,7 +86,7 @@ def _report_check(result: check.CheckResult) -> None:
 
 def cmd_check(args) -> int:
 	result = check.check(args.tree or DEFAULT_TREE, _patches(args.patches),
-			     args.arch or tuple(arches.ARCHES))
+			     args.arch or arches.CHECK_ARCHES)
 	_report_check(result)
 	return 0 if result.ok else 1
 
