@@ -9,6 +9,8 @@ one entry, not an if-chain in each of them.
 from dataclasses import dataclass, field
 from typing import Optional
 
+from .common import Error
+
 # How an architecture implements volatile_cond() in base-patch/.
 BRANCH = 'branch'                      # generic: the compiler's branch between
 				       # a distinct asm in each leg
@@ -300,8 +302,9 @@ QEMU_ARCHES = tuple(name for name, a in ARCHES.items() if a.qemu)
 
 
 def get(name: str) -> Arch:
+	"""The architecture called @name; the tool's Error if there is none."""
 	try:
 		return ARCHES[name]
 	except KeyError:
-		raise KeyError(f'unknown architecture {name!r}; known: '
-			       f'{", ".join(ARCHES)}') from None
+		raise Error(f'unknown architecture {name!r}; known: '
+			    f'{", ".join(ARCHES)}') from None

@@ -109,16 +109,14 @@ class Decoder:
 		return [r for r in found if r]
 
 	def decode(self, insn: Insn) -> Sem:
-		return self._decode(insn.mnemonic, insn.operands,
-				    insn.reloc[1] if insn.reloc else None)
+		return self._decode(insn.mnemonic, insn.operands)
 
-	def _decode_text(self, mnemonic: str, operands: str,
-			 reloc: Optional[str]) -> Sem:
+	def _decode_text(self, mnemonic: str, operands: str) -> Sem:
 		operands = operands.split(self.isa.comment)[0].strip()
 		# A branch target, "1c <f+0x1c>": not registers (riscv: "a0").
 		operands = re.sub(r'\s*\b[0-9a-f]+ <[^>]*>', '', operands)
 		handler = getattr(self, '_' + self.isa.syntax)
-		return handler(mnemonic.lower(), operands, reloc)
+		return handler(mnemonic.lower(), operands)
 
 	# Architectures whose first operand is the destination.
 
@@ -148,7 +146,7 @@ class Decoder:
 			uses |= flags
 		return Sem(defs=frozenset(defs), uses=frozenset(uses))
 
-	def _arm64(self, m: str, text: str, reloc: Optional[str]) -> Sem:
+	def _arm64(self, m: str, text: str) -> Sem:
 		flags = frozenset({FLAGS})
 		if self.match('fence', f'{m} {text}'.strip()):
 			return Sem(fence=True)
@@ -226,7 +224,7 @@ class Decoder:
 				return base[:-1], cond, True
 		return m, None, False
 
-	def _arm(self, m: str, text: str, reloc: Optional[str]) -> Sem:
+	def _arm(self, m: str, text: str) -> Sem:
 		flags = frozenset({FLAGS})
 		base, cond, suffix = self._arm_split(m)
 		sets = suffix or self.match('sets_flags', base)
@@ -273,7 +271,7 @@ class Decoder:
 			   values=NONE if load else listed, cond=pred,
 			   predicated=bool(pred))
 
-	def _powerpc(self, m: str, text: str, reloc: Optional[str]) -> Sem:
+	def _powerpc(self, m: str, text: str) -> Sem:
 		m = m.rstrip('+-')
 		if self.match('fence', f'{m} {text}'.strip()):
 			return Sem(fence=True)
@@ -338,7 +336,7 @@ class Decoder:
 			   store=not load, addr=frozenset(addr),
 			   values=NONE if load else frozenset(first), slot=slot)
 
-	def _riscv(self, m: str, text: str, reloc: Optional[str]) -> Sem:
+	def _riscv(self, m: str, text: str) -> Sem:
 		if self.match('fence', f'{m} {text}'.strip()):
 			return Sem(fence=True)
 		ops = split_operands(text)
@@ -372,7 +370,7 @@ class Decoder:
 
 	# x86-64, AT&T syntax: the destination is the last operand.
 
-	def _att(self, m: str, text: str, reloc: Optional[str]) -> Sem:
+	def _att(self, m: str, text: str) -> Sem:
 		flags = frozenset({FLAGS})
 		words = (m + ' ' + text).split(' ')
 		locked = False
