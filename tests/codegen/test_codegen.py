@@ -664,13 +664,23 @@ def test_compile_error_line():
 	assert codegen.compile_error(Error('x failed', '')) == 'x failed'
 
 
+@pytest.fixture(scope='module')
+def codegen_tree():
+	"""pristine + base-patch + generated-patches in codegen's own worktree,
+	whose builds scripts/bench-codegen shares."""
+	try:
+		return codegen.default_tree()
+	except Error as e:
+		pytest.fail(f'{e}\n{e.details}')
+
+
 def _statuses(cells, case, variant):
 	return {(c.arch, c.compiler): c.verdict for c in cells
 		if c.case == case and c.variant == variant}
 
 
 @pytest.mark.slow
-def test_matrix(test_tree):
+def test_matrix(codegen_tree):
 	"""gcc and clang, plain if and volatile_if, on the five architectures:
 	volatile_if is guaranteed wherever the condition depends on the load,
 	the far leg included; the cases the compilers break with if () are
@@ -678,7 +688,7 @@ def test_matrix(test_tree):
 	volatile_if, and is broken with if () on the weakly ordered
 	architectures (no branch at all), ordered by the compiler on TSO."""
 	def build(arch, compiler):
-		return codegen.kernel_build(test_tree, arches.get(arch), compiler)
+		return codegen.kernel_build(codegen_tree, arches.get(arch), compiler)
 	m = codegen.run(codegen.ARCHES, codegen.COMPILERS, codegen.CHECKED,
 			build=build)
 	print(m.text())
@@ -706,12 +716,16 @@ def test_matrix(test_tree):
 
 
 @pytest.mark.slow
-def test_kunit_sites(test_tree):
+def test_kunit_sites(codegen_tree):
 	"""base-patch's litmus sites are guaranteed in the objects of the
 	four weakly ordered architectures and both compilers."""
-	report = codegen_sites.analyse(test_tree, codegen_sites.kunit_sites(test_tree))
+	sites = codegen_sites.kunit_sites(codegen_tree)
+	assert len(sites) == len(codegen_sites.KUNIT_FUNCTIONS)
+	report = codegen_sites.analyse(codegen_tree, sites)
 	print(report.text())
-	assert len(report.results) == 6 * len(codegen_sites.WEAK) and \
-		not report.missing
+	assert not report.missing
+	got = {(r.site, r.arch, r.compiler) for r in report.results}
+	assert got == {(s, a, c) for s in sites for a in codegen_sites.WEAK
+		       for c in codegen.COMPILERS}
 	assert all(r.verdict.status == 'guaranteed' for r in report.results), \
 		report.text()
