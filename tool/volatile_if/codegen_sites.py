@@ -423,14 +423,21 @@ def analyse(worktree: Path, sites: Sequence[Site], *,
 	return report
 
 
-def run(worktree: Optional[Path] = None, patches: Optional[Sequence[Path]] = None,
-	**options) -> SiteReport:
-	"""The sites of @patches (default: generated-patches) and of the KUnit
-	test, checked in the series worktree."""
+def all_sites(worktree: Path, patches: Optional[Sequence[Path]] = None
+	      ) -> List[Site]:
+	"""The sites of the KUnit test of @worktree and of @patches (default:
+	generated-patches)."""
 	patches = tree.series(GENERATED_PATCHES) if patches is None else patches
-	wt = worktree or codegen.default_tree()
-	sites = kunit_sites(wt)
+	sites = kunit_sites(worktree)
 	for p in patches:
 		if not p.name.startswith('0000-'):
 			sites += patch_sites(p)
-	return analyse(wt, sites, **options)
+	return sites
+
+
+def run(worktree: Optional[Path] = None, patches: Optional[Sequence[Path]] = None,
+	**options) -> SiteReport:
+	"""The sites of @patches (default: generated-patches) and of the KUnit
+	test, checked in @worktree (default: codegen.default_tree())."""
+	wt = worktree or codegen.default_tree()
+	return analyse(wt, all_sites(wt, patches), **options)
