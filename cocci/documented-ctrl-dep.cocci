@@ -4,31 +4,15 @@
 /// branch, which volatile_if() would guarantee.  For review: the comment may
 /// describe another line, or say that no dependency exists.
 ///
-// Idiom: documented-ctrl-dep (report).  The comment ("control dependency",
-// "control-dependency", "ctrl dep", with the barrier's name itself removed
-// first) is right before the if (unless it speaks of the code "above" it), right after the whole if statement ("The
-// above forms a control dependency ...", as in perf's __perf_output_begin()),
-// or at the top of its branch.  When the commented if does not leave but
-// contains ifs that do (return, goto, break, continue), those inner ifs are
-// reported instead: they carry the dependency (the RFC converted the inner
-// one in kernel/events/ring_buffer.c).  Ifs with a barrier in a branch or
-// right after them (smp_acquire__after_ctrl_dep(), smp_rmb(), rmb(),
-// smp_mb(), mb(), dma_rmb()) are skipped, and so are converted ones (see
-// acquire-in-branch.cocci for how volatile_if is parsed).
-//
-// Comments are not tokens, so spatch cannot preselect files on them: it
-// parses the files that use a marked load or an atomic/bitop (READ_ONCE(),
-// atomic_read(), test_bit(), ...), and the rules that match comments, which
-// are slow, run only in those whose text speaks of a control dependency.
-//
 // Confidence: Low
+// Copyright: (C) 2026 The volatile-if authors.
+// URL: https://coccinelle.gitlabpages.inria.fr/website
+// Comments: report only (patch mode changes nothing); see cocci/README.md.
 // Keywords: control dependen, ctrl dep
 // Options: --no-includes --include-headers
 
 #spatch --macro-file scripts/coccinelle/locks/volatile_if.h
 
-// Report only: patch mode changes nothing.  It is declared so that
-// make coccicheck MODE=patch accepts the file instead of failing.
 virtual patch
 virtual context
 virtual org
@@ -54,6 +38,19 @@ def dcd_src(pos):
             text = " ".join([lines[l0][c0:]] + lines[l0 + 1:l1] + [lines[l1][:c1]])
         return " ".join(text.split())
     except (OSError, IndexError, ValueError):
+        return "..."
+
+def dcd_quote(pos):
+    """A condition as the messages quote it: its first line, "..." for the rest."""
+    dcd_src(pos)
+    try:
+        lines = dcd_lines[pos.file]
+        l0, l1 = int(pos.line) - 1, int(pos.line_end) - 1
+        c0, c1 = int(pos.column), int(pos.column_end)
+        if l0 == l1:
+            return " ".join(lines[l0][c0:c1].split())
+        return " ".join(lines[l0][c0:].split()) + " ..."
+    except (KeyError, IndexError, ValueError):
         return "..."
 
 import re
@@ -97,7 +94,7 @@ def dcd_emit(out, p, e, where):
     dcd_done.add(key)
     out(p, "[documented-ctrl-dep] report/low: %s(): a comment %s says if (%s) "
            "forms a control dependency, and no barrier backs it: consider "
-           "volatile_if" % (p.current_element, where, dcd_src(e)))
+           "volatile_if" % (p.current_element, where, dcd_quote(e)))
 
 // Only files with marked loads or atomics are worth parsing (the calls are
 // spelled out, not an identifier set, so that spatch selects files on
