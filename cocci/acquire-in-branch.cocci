@@ -9,7 +9,7 @@
 //   only reports, as each message says.
 // Copyright: (C) 2026 The volatile-if authors.
 // URL: https://coccinelle.gitlabpages.inria.fr/website
-// Comments: see cocci/README.md of the volatile-if project.
+// Comments: see cocci/README.md.
 // Keywords: smp_acquire__after_ctrl_dep
 // Options: --no-includes --include-headers
 

@@ -9,9 +9,7 @@
 // Confidence: Medium
 // Copyright: (C) 2026 The volatile-if authors.
 // URL: https://coccinelle.gitlabpages.inria.fr/website
-// Comments: see cocci/README.md of the volatile-if project.  Report only:
-//   patch mode is declared so that make coccicheck MODE=patch accepts the
-//   file, and changes nothing.
+// Comments: report only (patch mode changes nothing); see cocci/README.md.
 // Keywords: smp_acquire__after_ctrl_dep
 // Options: --no-includes --include-headers
 

@@ -6,3 +6,10 @@
  * functions that already use volatile_if (...) { ... } else { ... }.
  */
 #define volatile_if(cond) if (volatile_cond(cond))
+
+/*
+ * scoped_guard() (include/linux/cleanup.h, Linux 6.5 and later) is a for
+ * loop that runs once.  Coccinelle 1.1.1 does not know it, and cannot parse
+ * a function that leaves one with break (try_to_wake_up() in 6.12).
+ */
+#define scoped_guard(_name, args...) for (;;)
