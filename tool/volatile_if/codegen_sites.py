@@ -230,6 +230,8 @@ class SiteReport:
 	arches: List[str]
 	results: List[SiteResult]
 	missing: List[str] = field(default_factory=list)   # sites not in any code
+	# comparison variants that did not compile: object arch cc variant: why
+	failed: List[str] = field(default_factory=list)
 
 	def text(self) -> str:
 		"""A line per site, arch, compiler and function: the verdicts with
@@ -251,12 +253,13 @@ class SiteReport:
 				f'{size:>11} {path:>9}  '
 				f'{r.verdict.why or (u.why if u else "")}'.rstrip())
 		lines += [f'{m}: not found in the code' for m in self.missing]
+		lines += [f'{f}: does not compile' for f in self.failed]
 		return '\n'.join(lines)
 
 	def json(self) -> dict:
 		return {'arches': self.arches,
 			'sites': [r.json() for r in self.results],
-			'missing': self.missing}
+			'missing': self.missing, 'failed': self.failed}
 
 
 def _at(insn: disasm.Insn, file: str, lines: Set[int]) -> bool:
@@ -406,12 +409,21 @@ def analyse(worktree: Path, sites: Sequence[Site], *,
 				for v in ('volatile_if',) + tuple(
 						x for x in variants if x != 'volatile_if'):
 					overlay = codegen.VARIANTS[v].overlay
-					path = recompile.compile_c(
-						b, argv, source, out / v / target,
-						include=codegen.CORPUS / 'variants' / overlay
-						if overlay else None,
-						defines=codegen.VARIANTS[v].defines,
-						debug=True)
+					try:
+						path = recompile.compile_c(
+							b, argv, source, out / v / target,
+							include=codegen.CORPUS / 'variants' /
+							overlay if overlay else None,
+							defines=codegen.VARIANTS[v].defines,
+							debug=True)
+					except Error as e:
+						if v == 'volatile_if':
+							raise
+						# a comparison variant: left out here
+						report.failed.append(
+							f'{target} {arch_name} {compiler} {v}: '
+							f'{codegen.compile_error(e)}')
+						continue
 					objects[v] = _Object(arch, path)
 				for s in group:
 					rs = _site_in(arch, objects, s, s.file,

@@ -124,6 +124,6 @@ static __always_inline bool cg_volatile_cond_u64(u64 cond)
 			unsigned int, cond)),				\
 		cg_volatile_cond((__force unsigned long)(cond))))
 #undef volatile_if
-#define volatile_if(cond) if (volatile_cond(cond))
+#define volatile_if(...) if (volatile_cond((__VA_ARGS__)))
 
 #endif

@@ -2,4 +2,4 @@
 /* codegen variant "if": volatile_if() back to the plain if () it replaced. */
 #include_next <asm/barrier.h>
 #undef volatile_if
-#define volatile_if(cond) if (cond)
+#define volatile_if(...) if (__VA_ARGS__)

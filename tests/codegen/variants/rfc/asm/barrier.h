@@ -54,4 +54,4 @@ l_yes:
 
 #endif
 #undef volatile_if
-#define volatile_if(cond) if (volatile_cond_rfc(cond))
+#define volatile_if(...) if (volatile_cond_rfc((__VA_ARGS__)))

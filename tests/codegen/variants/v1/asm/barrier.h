@@ -77,6 +77,6 @@ static __always_inline bool volatile_cond_v1(unsigned long cond)
 			__volatile_cond_v1_u64(cond), (cond), 0ULL)),	\
 		volatile_cond_v1((__force unsigned long)(cond)))
 #undef volatile_if
-#define volatile_if(cond) if (volatile_cond(cond))
+#define volatile_if(...) if (volatile_cond((__VA_ARGS__)))
 
 #endif
