@@ -32,7 +32,8 @@ forgets the values of its earlier execution, so they cannot order it.
 """
 
 from dataclasses import dataclass, field
-from typing import Callable, Dict, FrozenSet, List, Optional, Set, Tuple
+from typing import (Callable, Dict, FrozenSet, List, NamedTuple, Optional,
+		    Set, Tuple)
 
 from .disasm import Function, Insn, Object
 from .isa import NONE, Decoder, Sem
@@ -151,19 +152,41 @@ def analyse(g: Graph, *, seed: Callable[[int, FrozenSet[str]], bool],
 	@branch_required: the source requires a conditional branch on the
 	condition before the legs (volatile_if), so that a store the branch
 	orders is guaranteed, not ordered by the compiler's choice."""
-	verdict = _paths(g, seed, ordered, init, clobbered, tso, before_load,
-			 through, branch_required)
+	q = _Query(g, seed, ordered, tuple(clobbered), tso, before_load,
+		   None if through is None else frozenset(through),
+		   branch_required)
+	verdict = _paths(q, init)
 	verdict.path = longest_path(g)
 	if g.outside and verdict.status not in ('unknown',):
 		verdict.status, verdict.why = 'broken', g.outside[0][1]
 	return verdict
 
 
-def _paths(g, seed, ordered, init, clobbered, tso, before_load,
-	   through, branch_required) -> Verdict:
-	# (loads not ordered yet, on the dependency's path, registers' labels,
-	#  loads ordered by a branch (or, on TSO, by program order) only)
-	start = (NONE, False, frozenset((init or {}).items()), NONE)
+@dataclass(frozen=True)
+class _Query:
+	"""What analyse() was asked: see its parameters."""
+	g: Graph
+	seed: Callable[[int, FrozenSet[str]], bool]
+	ordered: Callable[[int, FrozenSet[str]], bool]
+	clobbered: tuple
+	tso: bool
+	before_load: bool
+	through: Optional[FrozenSet[int]]
+	branch_required: bool
+
+
+class _State(NamedTuple):
+	"""Where a path stands, hashable so that equal states merge."""
+	pending: FrozenSet[str]     # marked loads ('@addr') not ordered yet
+	seen: bool                  # on the dependency's path
+	env: FrozenSet[Tuple[str, FrozenSet[str]]]   # register -> labels
+	# loads ordered by a branch (on TSO: by program order) only
+	branched: FrozenSet[str]
+
+
+def _paths(q: _Query, init) -> Verdict:
+	g = q.g
+	start = _State(NONE, False, frozenset((init or {}).items()), NONE)
 	work, visited = [(0, start)], set()
 	stores: Dict[int, StoreVerdict] = {}
 	loads: Set[int] = set()
@@ -175,8 +198,7 @@ def _paths(g, seed, ordered, init, clobbered, tso, before_load,
 		if len(visited) > LIMIT:
 			return Verdict('unknown', len(g.insns),
 				       why=f'more than {LIMIT} paths states')
-		state = _step(g, n, state, seed, ordered, clobbered, tso,
-			      before_load, through, branch_required, stores, loads)
+		state = _step(q, n, state, stores, loads)
 		work.extend((m, state) for m in g.succs[n])
 	found = sorted(stores.values(), key=lambda s: s.addr)
 	if not loads:
@@ -249,9 +271,11 @@ def loads_tested(g: Graph, branch: int) -> List[int]:
 	return sorted(found)
 
 
-def _step(g, n, state, seed, ordered, clobbered, tso, before_load, through,
-	  branch_required, stores, loads):
-	"""The state after instruction @n; records the stores it checks."""
+def _step(q: _Query, n: int, state: _State, stores: Dict[int, StoreVerdict],
+	  loads: Set[int]) -> _State:
+	"""The state after instruction @n; records the stores it checks in
+	@stores and the marked loads it executes in @loads."""
+	g, tso, through = q.g, q.tso, q.through
 	pending, seen, env, branched = state
 	env = dict(env)
 	insn, s = g.insns[n], g.sems[n]
@@ -260,11 +284,11 @@ def _step(g, n, state, seed, ordered, clobbered, tso, before_load, through,
 		return frozenset().union(*(env.get(r, NONE) for r in regs))
 	addr = lab(s.addr)
 	if (s.store or s.flow == 'call' or n in g.tail_calls) and \
-	   ordered(n, addr) and (seen or before_load):
+	   q.ordered(n, addr) and (seen or q.before_load):
 		covered = _seeds(lab(s.values) | addr)
 		if not seen:
 			v = ('broken', 'can execute before the marked load')
-		elif not pending and (branch_required or not branched):
+		elif not pending and (q.branch_required or not branched):
 			v = ('guaranteed', '')
 		elif not pending:
 			v = ('compiler', 'ordered only by the compiler\'s own ' +
@@ -284,7 +308,7 @@ def _step(g, n, state, seed, ordered, clobbered, tso, before_load, through,
 	mem = NONE
 	if s.load:
 		mem = _seeds(addr) | (env.get(s.slot, NONE) if s.slot else NONE)
-		if seed(n, addr):
+		if q.seed(n, addr):
 			t = f'@{insn.addr:x}'
 			env = {k: v - {t} for k, v in env.items()}
 			mem |= {t}
@@ -308,7 +332,7 @@ def _step(g, n, state, seed, ordered, clobbered, tso, before_load, through,
 		new[s.slot] = lab(s.values)
 	env.update(new)
 	if s.flow == 'call':
-		for r in clobbered:
+		for r in q.clobbered:
 			env.pop(r, None)
 	if s.flow == 'cond':
 		tested = pending & _seeds(lab(s.cond))
@@ -317,5 +341,5 @@ def _step(g, n, state, seed, ordered, clobbered, tso, before_load, through,
 		seen = seen or (through is not None and n in through)
 	if s.fence:
 		pending = branched = NONE
-	return (pending, seen, frozenset((k, v) for k, v in env.items() if v),
-		branched)
+	return _State(pending, seen,
+		      frozenset((k, v) for k, v in env.items() if v), branched)
