@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set
 
-from . import arches, check, codegen, ctrldep, disasm, isa, recompile, tree
+from . import (arches, check, codegen, ctrldep, disasm, isa, kbuild, recompile,
+	       tree)
 from .common import GENERATED_PATCHES, Error, progress
 
 # base-patch's own sites that the KUnit litmus tests run on two CPUs
@@ -379,6 +380,34 @@ def _site_in(arch, objects: Dict[str, _Object], site: Site, file: str,
 WEAK = tuple(name for name, a in arches.ARCHES.items() if a.isa and not a.tso)
 
 
+def _compile(worktree: Path, b: kbuild.KernelBuild, arch_name: str, compiler: str, target: str,
+	     variants: Sequence[str], report: SiteReport) -> Dict[str, _Object]:
+	"""@target of build @b compiled with -g as volatile_if (an Error if it
+	does not compile) and as each of @variants (left out, and noted in
+	@report, if it does not), disassembled."""
+	argv = recompile.recorded(b, target)
+	source = Path(argv[-1])
+	out = codegen.OUT / worktree.name / f'sites-{arch_name}-{compiler}'
+	objects = {}
+	# volatile_if first: its functions are the sites'
+	for v in ('volatile_if',) + tuple(x for x in variants if x != 'volatile_if'):
+		overlay = codegen.VARIANTS[v].overlay
+		try:
+			path = recompile.compile_c(
+				b, argv, source, out / v / target,
+				include=codegen.CORPUS / 'variants' / overlay
+				if overlay else None,
+				defines=codegen.VARIANTS[v].defines, debug=True)
+		except Error as e:
+			if v == 'volatile_if':
+				raise
+			report.failed.append(f'{target} {arch_name} {compiler} {v}: '
+					     f'{codegen.compile_error(e)}')
+			continue
+		objects[v] = _Object(arches.get(arch_name), path)
+	return objects
+
+
 def analyse(worktree: Path, sites: Sequence[Site], *,
 	    arch_names: Sequence[str] = WEAK,
 	    compilers: Sequence[str] = codegen.COMPILERS,
@@ -394,44 +423,29 @@ def analyse(worktree: Path, sites: Sequence[Site], *,
 		   for s in sites}
 	for arch_name in arch_names:
 		arch = arches.get(arch_name)
-		found: Set[Site] = set()
 		for compiler in compilers:
+			found: Set[Site] = set()
 			b = codegen.kernel_build(worktree, arch, compiler)
 			for target, group in sorted(by_object.items()):
 				progress(f'[codegen {arch_name} {compiler}] {target}: '
 					 f'{len(group)} sites')
-				argv = recompile.recorded(b, target)
-				source = Path(argv[-1])
-				out = codegen.OUT / worktree.name / \
-					f'sites-{arch_name}-{compiler}'
-				objects = {}
-				# volatile_if first: its functions are the sites'
-				for v in ('volatile_if',) + tuple(
-						x for x in variants if x != 'volatile_if'):
-					overlay = codegen.VARIANTS[v].overlay
-					try:
-						path = recompile.compile_c(
-							b, argv, source, out / v / target,
-							include=codegen.CORPUS / 'variants' /
-							overlay if overlay else None,
-							defines=codegen.VARIANTS[v].defines,
-							debug=True)
-					except Error as e:
-						if v == 'volatile_if':
-							raise
-						# a comparison variant: left out here
-						report.failed.append(
-							f'{target} {arch_name} {compiler} {v}: '
-							f'{codegen.compile_error(e)}')
-						continue
-					objects[v] = _Object(arch, path)
+				try:
+					objects = _compile(worktree, b, arch_name, compiler,
+							   target, variants, report)
+				except Error as e:
+					# volatile_if itself: its sites are missing here
+					report.failed.append(
+						f'{target} {arch_name} {compiler} volatile_if: '
+						f'{codegen.compile_error(e)}')
+					continue
 				for s in group:
 					rs = _site_in(arch, objects, s, s.file,
 						      regions[s], compiler)
 					found.update(r.site for r in rs)
 					report.results.extend(rs)
-		report.missing += [f'{s.file}:{s.line} ({s.origin}) on {arch_name}'
-				   for s in sites if s not in found]
+			report.missing += [f'{s.file}:{s.line} ({s.origin}) on '
+					   f'{arch_name} {compiler}'
+					   for s in sites if s not in found]
 	return report
 
 

@@ -11,8 +11,9 @@ from typing import List, Optional, Sequence
 from . import kbuild
 from .common import Error, ccache_env, run
 
-# An object every check build has (configs/check.config enables it).
-REFERENCE = 'lib/volatile_if_kunit.o'
+# An object every build has (obj-y in lib/Makefile), without volatile_if, so
+# that its flags are there even where a volatile_if site does not compile.
+REFERENCE = 'lib/bcd.o'
 
 
 def recorded(b: kbuild.KernelBuild, target: str = REFERENCE) -> List[str]:
@@ -67,8 +68,16 @@ def retarget(argv: Sequence[str], source: Path, output: Path, *,
 
 def compile_c(b: kbuild.KernelBuild, argv: Sequence[str], source: Path,
 	      output: Path, **options) -> Path:
-	"""Compile @source like @argv (from recorded()) into @output."""
+	"""Compile @source like @argv (from recorded()) into @output; the
+	compiler's output goes to @output.log, and on failure into the Error's
+	details, whole."""
 	output.parent.mkdir(parents=True, exist_ok=True)
-	run(retarget(argv, source, output, **options), cwd=b.out,
-	    env=ccache_env(), what=f'[{b.label}] compiling {source.name}')
+	log = output.with_name(output.name + '.log')
+	try:
+		run(retarget(argv, source, output, **options), cwd=b.out,
+		    env=ccache_env(), what=f'[{b.label}] compiling {source.name}',
+		    log=log)
+	except Error as e:
+		# all of it: clang's error line comes before its macro notes
+		raise Error(str(e), log.read_text(errors='replace')) from None
 	return output
