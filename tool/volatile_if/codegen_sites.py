@@ -347,7 +347,8 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 			'no conditional branch at the condition\'s lines'
 	elif found and not seeds:
 		verdict.status, verdict.why = 'broken', \
-			'no load in the condition that its branches test'
+			'its branches test no load: a constant, or the value ' \
+			'of a call (not followed into the callee)'
 	return verdict, found
 
 
