@@ -24,7 +24,8 @@ from .common import (BASE_PATCH, BUILD, DEFAULT_TREE, GENERATED_PATCHES,
 
 CORPUS = REPO / 'tests' / 'codegen'
 OUT = BUILD / 'codegen'
-ARCHES = ('x86_64', 'arm64', 'arm', 'powerpc', 'riscv')
+# the architectures whose machine code isa.py reads
+ARCHES = tuple(name for name, a in arches.ARCHES.items() if a.isa)
 COMPILERS = ('gcc', 'clang')
 
 
