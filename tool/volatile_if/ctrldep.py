@@ -291,10 +291,12 @@ def _step(q: _Query, n: int, state: _State, stores: Dict[int, StoreVerdict],
 		elif not pending and (q.branch_required or not branched):
 			v = ('guaranteed', '')
 		elif not pending:
-			v = ('compiler', 'ordered only by the compiler\'s own ' +
-			     ('order of the accesses (TSO)' if tso else 'branch') +
-			     ' on the load at ' +
-			     ', '.join(sorted(p[1:] for p in branched)))
+			v = ('compiler', 'ordered only by ' +
+			     ('the order of the accesses (TSO) after the load at '
+			      if tso else 'a conditional branch on the load at ') +
+			     ', '.join(sorted(p[1:] for p in branched)) +
+			     ', which the source does not require: the '
+			     'compiler\'s choice')
 		elif s.predicated and pending <= covered | _seeds(lab(s.cond)):
 			v = ('pred', 'ordered by its condition code only')
 		elif pending <= covered:
