@@ -666,13 +666,11 @@ def test_compile_error_line():
 
 
 @pytest.fixture(scope='module')
-def codegen_tree():
-	"""pristine + base-patch + generated-patches in codegen's own worktree,
-	whose builds scripts/bench-codegen shares."""
-	try:
-		return codegen.default_tree()
-	except Error as e:
-		pytest.fail(f'{e}\n{e.details}')
+def codegen_tree(test_tree):
+	"""The series worktree of the tests.  Not codegen.default_tree(): a
+	test run would reset that under a running scripts/bench-codegen
+	whenever the patches have changed."""
+	return test_tree
 
 
 def _statuses(cells, case, variant):
