@@ -5,7 +5,12 @@ through its own asm/barrier.h, with Debian's cross gcc and its defconfig.
 mips and alpha had no volatile_cond() of their own in v1 and paid smp_mb()
 at every volatile_if(): their lb_side0(), one READ_ONCE(), one volatile_if()
 and one WRITE_ONCE(), must now branch and hold no full barrier but the one
-alpha's READ_ONCE() itself has."""
+alpha's READ_ONCE() itself has.
+
+Debian's 6.1 tree (6.1.192) does not build for alpha at all: its `make
+prepare` stops in arch/alpha/include/asm/pgtable.h, which calls
+page_table_check_pte_clear() with two arguments where the function takes
+three.  alpha is left out on that tree."""
 
 import re
 import subprocess
@@ -36,8 +41,13 @@ def mnemonics(objdump: str, obj, function: str) -> list:
 		if line.count('\t') >= 1 and line.split('\t')[1].strip()]
 
 
+# (tree version, arch) that the tree itself cannot build
+UNBUILDABLE = {('6.1', 'alpha')}
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize('arch', list(arches.ARCHES))
+@pytest.mark.parametrize('arch', [a for a in arches.ARCHES
+				  if ('6.1', a) not in UNBUILDABLE])
 def test_kunit_object_builds(check_build, arch):
 	build = check_build(arch)
 	build.build(OBJECT)
