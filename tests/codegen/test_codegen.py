@@ -485,6 +485,54 @@ def test_site_lr_sc_loops_riscv_powerpc():
 	assert v.status != 'guaranteed'
 
 
+# perf's ring buffer on powerpc, gcc: the do-while loop peeled.  The
+# first round loads the tail but skips the check (rb->overwrite) and goes
+# round; the second loads it again and branches on that.  The first load's
+# value is gone by then: not the evaluation the stores depend on.
+PEELED = '''
+Disassembly of section .text:
+
+0000000000000000 <put>:
+put():
+/t/kernel/x.c:10
+   0:	ldr	w1, [x0]
+/t/kernel/x.c:9
+   4:	cbnz	w3, c <put+0xc>
+/t/kernel/x.c:10
+   8:	cbz	w1, 1c <put+0x1c>
+/t/kernel/x.c:11
+   c:	str	wzr, [x5]
+/t/kernel/x.c:10
+  10:	ldr	w1, [x0]
+  14:	cbz	w1, 1c <put+0x1c>
+/t/kernel/x.c:11
+  18:	str	wzr, [x6]
+/t/kernel/x.c:12
+  1c:	ret
+'''
+
+
+def test_site_peeled_loop():
+	arch = arches.get('arm64')
+	reg = codegen_sites.Region({10}, {10, 11})
+	v, _ = codegen_sites.site_verdict(arch, graph_of('arm64', PEELED, 'put', 0x20),
+					  'kernel/x.c', reg, True)
+	assert v.status == 'guaranteed', v.why
+	# the second round's branch tests no load: the first load is still
+	# the one to order, and nothing does
+	v, _ = codegen_sites.site_verdict(
+		arch, graph_of('arm64', PEELED.replace('  14:\tcbz\tw1', '  14:\tcbz\tw9'),
+			       'put', 0x20), 'kernel/x.c', reg, True)
+	assert v.status == 'broken', v.why
+	# the first load's value still held (in w2) at the second branch
+	v, _ = codegen_sites.site_verdict(
+		arch, graph_of('arm64', PEELED.replace('  10:\tldr\tw1, [x0]',
+						       '  10:\tldr\tw2, [x0]').replace(
+			'  14:\tcbz\tw1', '  14:\tcbz\tw2'), 'put', 0x20),
+		'kernel/x.c', reg, True)
+	assert v.status == 'broken' and 'load at 0 ' in v.why, v.why
+
+
 # A far leg: the branch over it must land in the function.
 FAR = '''
 0000000000000000 <cg_far_leg>:

@@ -340,7 +340,16 @@ def _step(q: _Query, n: int, state: _State, stores: Dict[int, StoreVerdict],
 		tested = pending & _seeds(lab(s.cond))
 		pending = pending - tested
 		branched = branched | tested
-		seen = seen or (through is not None and n in through)
+		if through is not None and n in through:
+			seen = True
+			if tested:
+				# The condition evaluated here is that of the loads
+				# it tests; one whose value no register or slot
+				# holds any more is of an evaluation the path left
+				# (a loop the compiler peeled, and went round
+				# without the site's branch).
+				live = _seeds(frozenset().union(*env.values()))
+				pending = pending & live
 	if s.fence:
 		pending = branched = NONE
 	return _State(pending, seen,

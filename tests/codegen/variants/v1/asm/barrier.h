@@ -39,6 +39,7 @@ l_yes:
 }
 #define volatile_cond_v1_u64 volatile_cond_v1_u64
 #elif defined(CONFIG_PPC)
+#include <asm/asm-compat.h>
 static __always_inline bool volatile_cond_v1(unsigned long cond)
 {
 	asm goto(PPC_LCMPI "%0, 0\n\t"
