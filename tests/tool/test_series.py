@@ -3,7 +3,7 @@
 
 import pytest
 
-from volatile_if import common, series
+from volatile_if import common, facts, series
 from volatile_if.scan import Site
 
 
@@ -28,8 +28,11 @@ def site(file, line, function, idiom='acquire-in-branch'):
 	return Site(file, line, 1, function, idiom, 'convert', 'high', 'msg')
 
 
-def conv(file, line, function, cond='READ_ONCE(x->y) == 1', load='READ_ONCE(x->y)'):
-	return series.Conversion(site(file, line, function), cond, load)
+def conv(file, line, function, cond='READ_ONCE(x->y) == 1',
+	 loads=('READ_ONCE(x->y)',), idiom='acquire-in-branch', **kwargs):
+	f = facts.Facts(cond, [facts.Load(t) for t in loads], barrier=True,
+			calls=['wake_up_q'], **kwargs)
+	return series.Conversion(site(file, line, function, idiom), f)
 
 
 def test_group_by_subsystem_in_path_order():
@@ -43,30 +46,50 @@ def test_group_by_subsystem_in_path_order():
 	assert [c.site.function for c in groups['netfilter: conntrack']] == ['a', 'c', 'b']
 
 
-@pytest.mark.parametrize('condition, body, load', [
-	('READ_ONCE(ewp->state) == STATE_READY', '', 'READ_ONCE(ewp->state)'),
-	('!(atomic_long_read(&sem->count) & (A | B))', '', 'atomic_long_read(&sem->count)'),
-	('msg != ERR_PTR(-EAGAIN)', '\tmsg = READ_ONCE(msr_d.r_msg);\n',
-	 'msg = READ_ONCE(msr_d.r_msg)'),
-	('old == i', '\tint old = atomic_fetch_sub_release(i, &r->refs);\n', ''),
-])
-def test_find_load(condition, body, load):
-	assert series.find_load(condition, body) == load
-
-
 def test_message():
 	text = series.message('ipc/msg', [conv('ipc/msg.c', 1222, 'do_msgrcv',
 					       'msg != ERR_PTR(-EAGAIN)',
-					       'msg = READ_ONCE(msr_d.r_msg)')],
+					       ['msg = READ_ONCE(msr_d.r_msg)'])],
 			      'A U Thor <a@example.org>')
 	subject, body = text.split('\n\n', 1)
+	flat = ' '.join(body.split())
 	assert subject == 'ipc/msg: Use volatile_if() for the control dependency in do_msgrcv()'
-	assert 'msg != ERR_PTR(-EAGAIN)' in body
-	assert 'msg = READ_ONCE(msr_d.r_msg)' in body
-	assert '(acquire-in-branch)' in body
+	assert 'the branch on "msg != ERR_PTR(-EAGAIN)" tests what msg = ' \
+		'READ_ONCE(msr_d.r_msg) loaded' in flat
+	assert 'followed by calls to wake_up_q()' in flat
+	assert '(acquire-in-branch)' in flat
+	# The per-arch facts of an acquire site, and nothing that cannot apply.
+	assert 'on riscv only the conditional branch, since smp_rmb() there is ' \
+		'fence r,r' in flat
+	assert 'dmb ishld, dmb ish, lwsync' in flat
+	assert 'conditional select' not in flat
+	assert 'No miscompile of this code has been shown' in flat
 	assert 'cocci/acquire-in-branch.cocci' in body
 	assert body.endswith('\nSigned-off-by: A U Thor <a@example.org>\n')
 	assert max(len(line) for line in body.splitlines()) <= 75
+
+
+def test_message_names_a_load_in_a_callee_as_such():
+	c = series.Conversion(site('kernel/smp.c', 410, '__csd_lock_wait', 'acquire-loop-exit'),
+			      facts.Facts('csd_lock_wait_toolong(csd, ts0, &ts1, &bug_id)',
+					  [facts.Load('flags = READ_ONCE(csd->node.u_flags)',
+						      ['csd_lock_wait_toolong'],
+						      '!(flags & CSD_FLAG_LOCK)')],
+					  barrier=True, returns='to its callers'))
+	flat = ' '.join(series.message('smp', [c], 'A <a@b.c>').split())
+	assert 'depends on the load flags = READ_ONCE(csd->node.u_flags) in ' \
+		'csd_lock_wait_toolong(), tested there by "!(flags & CSD_FLAG_LOCK)"' in flat
+	assert 'branches on the value csd_lock_wait_toolong() returns' in flat
+	assert 'bug_id =' not in flat
+
+
+def test_message_without_a_barrier_or_exit_may_name_a_select():
+	c = conv('kernel/x.c', 1, 'f', idiom='documented-ctrl-dep', leg_exits=False)
+	c.facts.barrier = False
+	flat = ' '.join(series.message('x', [c], 'A <a@b.c>').split())
+	assert 'conditional select' in flat
+	assert 'smp_rmb() there' not in flat
+	assert 'nothing but the branch orders the load' in flat
 
 
 def test_message_of_many_sites_names_them_all_or_counts():

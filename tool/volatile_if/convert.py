@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Sequence, Tuple
 
-from . import review as review_, rewrite, scan, series, tree
+from . import ctext, facts, review as review_, rewrite, scan, series, tree
 from .common import BASE_PATCH, Error, progress, run
 
 # The identity of the example series committed in generated-patches/:
@@ -81,35 +81,30 @@ def prepare(kernel: Path) -> Tuple[Path, str, str]:
 	return wt, branch, tree.git(wt, 'rev-parse', 'HEAD').strip()
 
 
-def _function_text(source: str, line: int) -> str:
-	"""Up to 200 lines of @source before @line: enough to find where a
-	variable of the condition was loaded."""
-	lines = source.splitlines()
-	return '\n'.join(lines[max(0, line - 200):line])
-
-
 def conversions(worktree: Path, sites: Sequence[scan.Site],
-		accepted: Dict[scan.Site, str]) -> Tuple[List[series.Conversion], List[scan.Site]]:
+		accepted: Dict[scan.Site, str]
+		) -> Tuple[List[series.Conversion], List[scan.Site], List[Tuple[scan.Site, str]]]:
 	"""Split @sites into those to convert (action convert, or accepted in
-	review: @accepted maps them to the reviewer's reason) and the other
-	report-only sites."""
-	convert, review = [], []
+	review: @accepted maps them to the reviewer's reason), the other
+	report-only sites, and (site, why) of the sites not converted because
+	the code shows nothing after the branch for it to order."""
+	convert, review, dropped = [], [], []
+	defs = facts.Definitions(worktree)
 	for s in sites:
 		if s.action != 'convert' and s not in accepted:
 			review.append(s)
 			continue
-		reason = accepted.get(s, '')
 		source = (worktree / s.file).read_text()
-		lines = source.splitlines(keepends=True)
-		end_row, end_col = rewrite.condition_end(lines, s.line - 1, s.column)
-		text = ''.join(lines[s.line - 1:end_row + 1])
-		start = lines[s.line - 1].index('(', s.column)
-		cond = text[start + 1:len(text) - len(lines[end_row]) + end_col]
-		cond = ' '.join(cond.split())
-		convert.append(series.Conversion(
-			s, cond, series.find_load(cond, _function_text(source, s.line)),
-			reason))
-	return convert, review
+		try:
+			found = facts.site_facts(source, s.line, s.column, s.idiom,
+						 defs, s.file)
+		except ctext.CTextError as e:
+			raise Error(f'{s.file}:{s.line}: {e}') from None
+		if not found.guards:
+			dropped.append((s, f'{s.function}(): {found.why_not()}.'))
+			continue
+		convert.append(series.Conversion(s, found, accepted.get(s, '')))
+	return convert, review, dropped
 
 
 def apply(worktree: Path, convert: Sequence[series.Conversion]) -> None:
@@ -165,7 +160,7 @@ def convert(kernel: Path, out: Path, identity: str = '',
 	wt, branch, base = prepare(kernel)
 	result = scan.scan(wt, files, jobs=jobs)
 	decided = review_.split(wt, result.sites, decisions, files)
-	convert_, review = conversions(
+	convert_, review, dropped = conversions(
 		wt, result.sites, {s: d.reason for s, d in decided.accepted})
 	review = [s for s in review if s in decided.undecided]
 	for d, why in decided.stale:
@@ -185,7 +180,7 @@ def convert(kernel: Path, out: Path, identity: str = '',
 			wt, base, staging, env,
 			series.cover_letter(convert_, review, base_subject,
 					    identity == EXAMPLE_IDENTITY,
-					    decided.dismissed))
+					    decided.dismissed, dropped))
 		for old in out.glob('*.patch'):
 			old.unlink()
 		final = []

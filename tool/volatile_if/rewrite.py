@@ -11,6 +11,8 @@ checkpatch wants.  Input: source text and positions; output: source text.
 import re
 from typing import Iterable, List, Tuple
 
+from . import ctext
+
 PREFIX = 'volatile_'
 _IDENT = re.compile(r'\w')
 
@@ -41,37 +43,13 @@ def condition_end(lines: List[str], row: int, col: int) -> Tuple[int, int]:
 	"""(row, col) of the parenthesis closing the condition of the `if`
 	at lines[row][col], skipping comments, strings and character
 	constants; lines end with their newline."""
-	depth = 0
-	i, j = row, col + 2
-	in_comment = False
-	while i < len(lines):
-		text = lines[i]
-		while j < len(text):
-			two = text[j:j + 2]
-			if in_comment:
-				if two == '*/':
-					in_comment = False
-					j += 1
-			elif two == '/*':
-				in_comment = True
-				j += 1
-			elif two == '//':
-				break
-			elif text[j] in '"\'':
-				quote, j = text[j], j + 1
-				while j < len(text) and text[j] != quote:
-					j += 2 if text[j] == '\\' else 1
-			elif text[j] == '(':
-				depth += 1
-			elif text[j] == ')':
-				depth -= 1
-				if depth == 0:
-					return i, j
-			elif depth == 0 and not text[j].isspace() and text[j] != '\\':
-				raise RewriteError(f'line {row + 1}: no condition after if')
-			j += 1
-		i, j = i + 1, 0
-	raise RewriteError(f'line {row + 1}: unbalanced condition')
+	text = ''.join(lines)
+	try:
+		_, close = ctext.condition(text, ctext.offset(text, row + 1, col))
+	except ctext.CTextError as e:
+		raise RewriteError(f'line {row + 1}: {e}') from None
+	end_row = ctext.line_of(text, close) - 1
+	return end_row, close - ctext.offset(text, end_row + 1, 0)
 
 
 _BACKSLASH = re.compile(r'^(.*?\S)[ \t]+\\\n$')

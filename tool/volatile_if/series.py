@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Dict, List, Sequence, Tuple
 
 from .common import Error, run
+from .facts import Facts, names
 from .scan import Site
 
 # The subject prefix the kernel uses for a path: the first entry whose
@@ -49,9 +50,6 @@ WHY = {
 		'by this control dependency, with no barrier to back it',
 }
 
-_MARKED = re.compile(r'\b(READ_ONCE|atomic(?:64|_long)?_read(?:_acquire)?|'
-		     r'smp_load_acquire|local_read|atomic\w*_(?:inc|dec|sub|add)'
-		     r'\w*_return\w*|\w*test_and_\w+)\s*\(')
 
 
 def subject_prefix(path: str) -> str:
@@ -64,35 +62,14 @@ def subject_prefix(path: str) -> str:
 
 @dataclass(frozen=True)
 class Conversion:
-	"""A site to convert, and what the rewrite found there."""
+	"""A site to convert, and what the code says about it."""
 	site: Site
-	condition: str         # the condition, on one line
-	load: str              # the marked load it depends on, or ''
+	facts: Facts
 	reason: str = ''       # why a reviewer accepted a report-only site
 
-
-def _balanced(text: str, start: int) -> str:
-	depth = 0
-	for i in range(start, len(text)):
-		depth += {'(': 1, ')': -1}.get(text[i], 0)
-		if depth == 0 and text[i] == ')':
-			return text[start:i + 1]
-	return text[start:]
-
-
-def find_load(condition: str, function_text: str) -> str:
-	"""The marked load the @condition depends on: one inside it, else the
-	one assigned to a variable of it in @function_text."""
-	m = _MARKED.search(condition)
-	if m:
-		return m.group(1) + _balanced(condition, m.end() - 1)
-	for var in re.findall(r'\b([A-Za-z_]\w*)\b', condition):
-		m = re.search(rf'\b{re.escape(var)}\s*=\s*(?={_MARKED.pattern})',
-			      function_text)
-		if m:
-			call = _MARKED.match(function_text, m.end())
-			return f'{var} = {call.group(1)}{_balanced(function_text, call.end() - 1)}'
-	return ''
+	@property
+	def condition(self) -> str:
+		return self.facts.condition
 
 
 def group(conversions: Sequence[Conversion]) -> 'OrderedDict[str, List[Conversion]]':
@@ -121,8 +98,101 @@ def _wrap(text: str, width: int = 72) -> str:
 	return '\n'.join(lines + [line])
 
 
+def _load_text(c: Conversion) -> str:
+	f = c.facts
+	if not f.loads:
+		return 'tests a value whose load the tool did not find in the code'
+	load = f.loads[0]
+	if load.through:
+		return (f'depends on {load.describe()}.  volatile_if() branches on '
+			f'the value {load.through[0]}() returns; the test inside it '
+			'stays a plain if')
+	if '=' in load.text.split('(')[0]:
+		return 'tests what ' + ' and '.join(l.text for l in f.loads) + ' loaded'
+	return f'tests the load {load.text}'
+
+
+def _guarded_text(c: Conversion) -> str:
+	f = c.facts
+	what = []
+	if f.stores:
+		what.append('the store' + ('s ' if len(f.stores) > 1 else ' ') +
+			    names(list(dict.fromkeys(f.stores))))
+	if f.calls:
+		what.append('calls to ' + names([f'{n}()' for n in f.calls]))
+	path = ('On the path that smp_acquire__after_ctrl_dep() orders'
+		if f.barrier else 'Past the branch')
+	text = f'{path}, ' + (f'it is followed by {" and ".join(what)}' if what else 'nothing follows it')
+	if f.returns == 'to its callers':
+		text += ('; then the function returns to its callers, whose code '
+			 'after the call the branch orders too')
+	elif f.returns:
+		text += (f'; then the function returns {f.returns.split(" = ")[-1]}, '
+			 'and its callers act on that value')
+	return text + '.'
+
+
+def _paragraph(c: Conversion) -> str:
+	f = c.facts
+	text = (f'In {c.site.function}(), the branch on "{f.condition}" '
+		f'{_load_text(c)}.  {_guarded_text(c)}  It is a control '
+		f'dependency: {WHY[c.site.idiom]} ({c.site.idiom}).')
+	if f.compound:
+		text += ('  The condition joins its parts with && or ||: '
+			 'volatile_if() branches on the value of the whole '
+			 'condition, and how the parts are evaluated, the branch on '
+			 'the load among them, is still the compiler\'s choice.')
+	if c.reason:
+		text += f'  Reviewed: {c.reason}.'
+	return _wrap(text)
+
+
+def _arch_text(conversions: Sequence[Conversion]) -> List[str]:
+	"""What orders the sites today, per architecture, and what
+	volatile_if() changes: only what is true of these sites."""
+	acquire = any(c.facts.barrier for c in conversions)
+	bare = any(not c.facts.barrier for c in conversions)
+	out = []
+	if acquire:
+		out.append(
+			'What orders the load before what follows today, where '
+			'smp_acquire__after_ctrl_dep() follows the branch: on x86, '
+			's390 and sparc64 (TSO) the CPU itself; on arm64, arm and '
+			'powerpc that barrier, since smp_rmb() there (dmb ishld, dmb '
+			'ish, lwsync) orders earlier loads before later stores too; '
+			'on riscv only the conditional branch, since smp_rmb() there '
+			'is fence r,r, which does not order later stores.  So the '
+			'machine\'s ordering depends on volatile_if() only on riscv; '
+			'everywhere, what changes is what the compiler may do.')
+	if bare:
+		out.append(
+			'Where no barrier follows the branch, nothing but the branch '
+			'orders the load before what follows on arm64, arm, powerpc '
+			'and riscv; on x86, s390 and sparc64 (TSO) the CPU does.')
+	text = ('volatile_if() gives the compiler no choice: each leg starts '
+		'with its own empty volatile asm with a memory clobber, so to '
+		'choose a leg the compiler must emit a conditional branch on the '
+		'condition, and the legs\' stores stay after it; on x86, s390 and '
+		'sparc64 it is a compiler barrier only.  A plain if promises '
+		'neither')
+	if acquire:
+		text += (', though smp_acquire__after_ctrl_dep() on the ordered '
+			 'path is a compiler barrier too and already keeps the '
+			 'stores there after it')
+	text += '.'
+	if any(not c.facts.leg_exits and not c.facts.barrier for c in conversions):
+		text += ('  Without it a compiler may turn such a branch into a '
+			 'conditional select, or lift a store both legs make above it.')
+	text += ('  No miscompile of this code has been shown: the change makes '
+		 'the dependency one the compiler is told about.')
+	out.append(text)
+	return [_wrap(t) for t in out]
+
+
 def message(prefix: str, conversions: Sequence[Conversion], identity: str) -> str:
-	"""The commit message for one subsystem's conversions."""
+	"""The commit message for one subsystem's conversions: what the code
+	says about each site, and what volatile_if() changes, per
+	architecture."""
 	many = len(conversions) > 1
 	subject = (f'{prefix}: Use volatile_if() for the control '
 		   f'dependenc{"ies" if many else "y"} in {_functions(conversions)}')
@@ -130,24 +200,8 @@ def message(prefix: str, conversions: Sequence[Conversion], identity: str) -> st
 		subject = (f'{prefix}: Use volatile_if() for '
 			   f'{len(conversions) if many else "a"} control '
 			   f'dependenc{"ies" if many else "y"}')
-	paragraphs = []
-	for c in conversions:
-		load = f', which depends on {c.load},' if c.load else ''
-		text = (f'In {c.site.function}(), the branch on "{c.condition}"'
-			f'{load} orders the stores after it: {WHY[c.site.idiom]} '
-			f'({c.site.idiom}).')
-		if c.reason:
-			text += f' Reviewed: {c.reason}.'
-		paragraphs.append(_wrap(text))
+	paragraphs = [_paragraph(c) for c in conversions] + _arch_text(conversions)
 	rules = sorted({f'cocci/{c.site.idiom}.cocci' for c in conversions})
-	paragraphs.append(_wrap(
-		'Compilers know nothing of control dependencies: they may turn '
-		'such a branch into a conditional select, or lift a store that '
-		'both branches make above it, and the ordering is gone.  '
-		f'volatile_if() keeps {"these branches" if many else "the branch"} '
-		'in the machine code and is a compiler barrier; '
-		'smp_acquire__after_ctrl_dep(), where there is one, stays where '
-		'it is for the LOAD->LOAD half of the ACQUIRE.'))
 	paragraphs.append(_wrap(f'Generated by tool/volatile-if with '
 				f'{", ".join(rules)}.'))
 	return f'{subject}\n\n' + '\n\n'.join(paragraphs) + \
@@ -213,7 +267,8 @@ def commit(worktree: Path, prefix: str, conversions: Sequence[Conversion],
 
 def cover_letter(conversions: Sequence[Conversion], review: Sequence[Site],
 		 base_subject: str, example: bool = False,
-		 dismissed: Sequence[Tuple[Site, object]] = ()) -> Tuple[str, str]:
+		 dismissed: Sequence[Tuple[Site, object]] = (),
+		 dropped: Sequence[Tuple[Site, str]] = ()) -> Tuple[str, str]:
 	"""(subject, body) of the cover letter; @example: the series is the
 	project's example output, signed with a made-up identity; @dismissed:
 	(site, review decision) of the sites a reviewer dismissed."""
@@ -250,6 +305,13 @@ def cover_letter(conversions: Sequence[Conversion], review: Sequence[Site],
 				   'keep there, for the reason given.'), '']
 		for s, d in sorted(dismissed, key=lambda x: x[0]):
 			body.append(f'  {s.file}:{s.line} {s.function}(): {d.reason}')
+	if dropped:
+		body += ['', _wrap('Not converted: the rules mark these sites for '
+				   'conversion, but the code shows nothing for a '
+				   'control dependency to order.'), '']
+		for s, why in sorted(dropped):
+			body.append(f'  {s.file}:{s.line} {s.function}() [{s.idiom}]')
+			body.append('      ' + _wrap(why, 66).replace('\n', '\n      '))
 	body += ['', _wrap('Generated by tool/volatile-if convert from the '
 			   'semantic patches in cocci/.')]
 	return ('Use volatile_if() for the control dependencies the kernel '

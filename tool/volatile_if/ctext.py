@@ -1,0 +1,228 @@
+# SPDX-License-Identifier: GPL-2.0
+"""C text, without a parser: comments and literals blanked, brackets
+matched, the ends of conditions, statements and functions found.
+
+Every function works on offsets into one string.  blank() keeps the length
+and the line breaks of its input, so that an offset into the blanked text
+is an offset into the source; the others take either, and blank it
+themselves where they need to."""
+
+import re
+from functools import lru_cache
+from typing import List, Optional, Tuple
+
+_PAIRS = {'(': ')', '[': ']', '{': '}'}
+_CLOSERS = {v: k for k, v in _PAIRS.items()}
+
+
+class CTextError(Exception):
+	"""The text is not C of the shape asked for (unbalanced, no
+	condition, ...)."""
+
+
+@lru_cache(maxsize=64)
+def blank(text: str, literals: bool = True) -> str:
+	"""@text with comments, and string literals and character constants
+	unless not @literals, turned into spaces (the quotes stay), newlines
+	kept, so that offsets do not move.  A backslash-newline inside a //
+	comment continues it, as in C."""
+	out = list(text)
+	i, n = 0, len(text)
+	while i < n:
+		two = text[i:i + 2]
+		if two == '/*':
+			end = text.find('*/', i + 2)
+			end = n if end < 0 else end + 2
+			for k in range(i, end):
+				if out[k] != '\n':
+					out[k] = ' '
+			i = end
+		elif two == '//':
+			k = i
+			while k < n and not (text[k] == '\n' and text[k - 1] != '\\'):
+				if text[k] != '\n':
+					out[k] = ' '
+				k += 1
+			i = k
+		elif text[i] in '"\'':
+			quote, k = text[i], i + 1
+			while k < n and text[k] != quote and text[k] != '\n':
+				step = 2 if text[k] == '\\' and k + 1 < n else 1
+				if literals:
+					for j in range(k, k + step):
+						if out[j] != '\n':
+							out[j] = ' '
+				k += step
+			i = k + 1
+		else:
+			i += 1
+	return ''.join(out)
+
+
+def offset(text: str, line: int, column: int) -> int:
+	"""The offset in @text of @line (1-based), @column (0-based)."""
+	pos = 0
+	for _ in range(line - 1):
+		pos = text.index('\n', pos) + 1
+	return pos + column
+
+
+def line_of(text: str, pos: int) -> int:
+	"""The line (1-based) of offset @pos."""
+	return text.count('\n', 0, pos) + 1
+
+
+def match(text: str, pos: int) -> int:
+	"""The offset of the bracket that closes the one at @pos ((, [ or {),
+	comments and literals skipped."""
+	code = blank(text)
+	if code[pos] not in _PAIRS:
+		raise CTextError(f'offset {pos}: {code[pos]!r} is not an open bracket')
+	stack = []
+	for i in range(pos, len(code)):
+		c = code[i]
+		if c in _PAIRS:
+			stack.append(c)
+		elif c in _CLOSERS:
+			if not stack or stack[-1] != _CLOSERS[c]:
+				raise CTextError(f'line {line_of(text, i)}: {c!r} closes nothing open')
+			stack.pop()
+			if not stack:
+				return i
+	raise CTextError(f'line {line_of(text, pos)}: unbalanced {code[pos]!r}')
+
+
+def _skip_space(code: str, pos: int) -> int:
+	while pos < len(code) and (code[pos].isspace() or
+				   code[pos:pos + 2] == '\\\n'):
+		pos += 2 if code[pos] == '\\' else 1
+	return pos
+
+
+def condition(text: str, pos: int) -> Tuple[int, int]:
+	"""(open, close): the offsets of the parentheses around the condition
+	of the keyword (if, while, for, switch) at @pos."""
+	code = blank(text)
+	m = re.compile(r'[A-Za-z_]\w*').match(code, pos)
+	if not m:
+		raise CTextError(f'line {line_of(text, pos)}: no keyword here')
+	start = _skip_space(code, m.end())
+	if start >= len(code) or code[start] != '(':
+		raise CTextError(f'line {line_of(text, pos)}: no condition after {m.group(0)}')
+	return start, match(text, start)
+
+
+def statement_end(text: str, pos: int) -> int:
+	"""The offset just past the statement that starts at @pos: a block,
+	an if (with its else), a loop, or a simple statement up to its ;."""
+	code = blank(text)
+	pos = _skip_space(code, pos)
+	if pos >= len(code):
+		raise CTextError('no statement at the end of the text')
+	if code[pos] == '{':
+		return match(text, pos) + 1
+	m = re.compile(r'([A-Za-z_]\w*)').match(code, pos)
+	word = m.group(1) if m else ''
+	if word in ('if', 'while', 'for', 'switch') or \
+	   re.fullmatch(r'volatile_if|\w+_for_each\w*|for_each\w*', word):
+		_, close = condition(text, pos)
+		end = statement_end(text, close + 1)
+		if word in ('if', 'volatile_if'):
+			after = _skip_space(code, end)
+			if re.compile(r'else\b').match(code, after):
+				end = statement_end(text, after + 4)
+		return end
+	if word == 'do':
+		body = statement_end(text, pos + 2)
+		m = re.compile(r'\s*while\b').match(code, body)
+		if not m:
+			raise CTextError(f'line {line_of(text, pos)}: do without while')
+		_, close = condition(text, _skip_space(code, body))
+		return code.index(';', close) + 1
+	depth = 0
+	for i in range(pos, len(code)):
+		c = code[i]
+		if c in _PAIRS:
+			depth += 1
+		elif c in _CLOSERS:
+			depth -= 1
+			if depth < 0:
+				raise CTextError(f'line {line_of(text, pos)}: statement '
+						 'runs out of its block')
+		elif c == ';' and depth == 0:
+			return i + 1
+	raise CTextError(f'line {line_of(text, pos)}: no ; ends the statement')
+
+
+def function_at(text: str, pos: int) -> Optional[Tuple[int, int, int]]:
+	"""(start, open, close) of the function definition holding offset
+	@pos: where its header starts, its body's { and }.  Kernel style is
+	assumed: the body's braces are the first character of their lines.
+	None if @pos is in no function."""
+	code = blank(text)
+	for m in reversed(list(re.finditer(r'^\{', code[:pos + 1], re.M))):
+		try:
+			close = match(text, m.start())
+		except CTextError:
+			continue
+		if close < pos:
+			return None
+		# The header: back to the line after the previous blank line,
+		# }, ; or preprocessor line.
+		start = m.start()
+		while start > 0:
+			prev = code.rfind('\n', 0, start - 1) + 1
+			line = code[prev:start - 1]
+			if not line.strip() or line.rstrip().endswith((';', '}')) or \
+			   line.lstrip().startswith('#'):
+				break
+			start = prev
+		return start, m.start(), close
+	return None
+
+
+_CALL = re.compile(r'\b([A-Za-z_]\w*)\s*\(')
+NOT_CALLS = frozenset(('if', 'while', 'for', 'switch', 'return', 'sizeof',
+		       'typeof', '__typeof__', 'alignof', '_Alignof',
+		       'volatile_if', 'defined', '__builtin_expect'))
+
+
+def calls(text: str) -> List[Tuple[str, int]]:
+	"""(name, offset) of each call in @text, keywords left out."""
+	code = blank(text)
+	return [(m.group(1), m.start()) for m in _CALL.finditer(code)
+		if m.group(1) not in NOT_CALLS]
+
+
+def split_top(text: str, separators: Tuple[str, ...]) -> List[str]:
+	"""@text cut at each of @separators (e.g. '&&', '||', ',') that is
+	outside all brackets."""
+	code = blank(text)
+	parts, depth, last, i = [], 0, 0, 0
+	while i < len(code):
+		c = code[i]
+		if c in _PAIRS:
+			depth += 1
+		elif c in _CLOSERS:
+			depth -= 1
+		elif depth == 0:
+			sep = next((s for s in separators if code.startswith(s, i)), None)
+			if sep:
+				parts.append(text[last:i])
+				last = i = i + len(sep)
+				continue
+		i += 1
+	return parts + [text[last:]]
+
+
+def strip_parens(text: str) -> str:
+	"""@text without the parentheses that wrap all of it."""
+	text = text.strip()
+	while text.startswith('(') and match(text, 0) == len(text) - 1:
+		text = text[1:-1].strip()
+	return text
+
+
+def one_line(text: str) -> str:
+	"""@text, comments dropped and white space squeezed to one space."""
+	return ' '.join(blank(text, literals=False).split())
