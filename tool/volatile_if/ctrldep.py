@@ -62,10 +62,12 @@ def _split(name: str, func: str, kinds: Tuple[str, ...]) -> bool:
 
 def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 	"""@func and its gcc-split parts (foo.cold) as a control-flow graph.
-	A conditional branch must land on an instruction of these, or of a
-	foo.part.N (gcc's partial inlining, entered by a tail call), or on a
-	function's entry, here or in another object (a conditional tail
-	call); any other target is recorded in Graph.outside."""
+	A conditional branch must land in these (on an instruction, or on a
+	word objdump shows as data: arm's BUG() is ".word 0xe7f001f2"), on an
+	instruction of a foo.part.N (gcc's partial inlining, entered by a tail
+	call), or on a function's entry, here or in another object (a
+	conditional tail call); any other target is recorded in
+	Graph.outside."""
 	parts = [func] + [f for n, f in sorted(obj.functions.items())
 			  if _split(n, func.name, ('.cold',))]
 	# instructions of foo.part.N (a tail call may enter them anywhere),
@@ -89,7 +91,8 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 		target = obj.resolve(insn) if sem.flow in ('cond', 'jump') else None
 		taken = [index[target]] if target in index else []
 		if sem.flow == 'cond' and target is not None and not taken and \
-		   target not in legal:
+		   target not in legal and \
+		   not any(p.contains(*target) for p in parts):
 			outside.append((n, f'the conditional branch at '
 					f'{insn.addr:#x} ({insn.text}) goes to '
 					f'{target[0]}+{target[1]:#x}, not to an '
