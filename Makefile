@@ -15,8 +15,12 @@ setup:
 # name; to submit, run tool/volatile-if convert under your own.
 IDENTITY ?= Example Submitter <submitter@example.org>
 
-run: setup
-	$(PYTHON) tool/volatile-if all --identity "$(IDENTITY)"
+# The kernel version to work on: 6.1 (Debian 12's) or 6.12 (Debian 13's).
+TREE ?= 6.1
+
+run:
+	scripts/setup $(TREE)
+	$(PYTHON) tool/volatile-if all --tree build/linux-$(TREE) --identity "$(IDENTITY)"
 
 test: setup
 	$(PYTEST)

@@ -126,6 +126,30 @@ def test_identity_from_git_config_of_the_tree(tmp_path, monkeypatch):
 	assert convert.signer(tree, 'A U Thor <a@example.org>') == 'A U Thor <a@example.org>'
 
 
+def test_a_version_with_no_base_patch(tool, tmp_path):
+	tree = fake_kernel(tmp_path / 'linux')
+	(tree / 'Makefile').write_text('VERSION = 6\nPATCHLEVEL = 99\n')
+	subprocess.run(['git', '-C', tree, '-c', 'user.name=T', '-c', 'user.email=t@t',
+			'commit', '-qam', 'y'], check=True)
+	(tree / 'include/asm-generic').mkdir(parents=True)
+	(tree / 'include/asm-generic/barrier.h').write_text('\n')
+	subprocess.run(['git', '-C', tree, 'add', '-A'], check=True)
+	subprocess.run(['git', '-C', tree, '-c', 'user.name=T', '-c', 'user.email=t@t',
+			'commit', '-qm', 'z'], check=True)
+	one_line_error(tool('convert', '--tree', tree, '--out', tmp_path / 'o',
+			    '--identity', AUTHOR),
+		       'no base-patch for Linux 6.99', 'base-patch/ has 6.1')
+	assert not (tmp_path / 'o').exists()
+
+
+def test_kernel_version_picks_the_folders(tmp_path):
+	(tmp_path / 'Makefile').write_text('# SPDX\nVERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 3\n')
+	assert common.kernel_version(tmp_path) == '6.12'
+	assert common.generated_patches(tmp_path) == common.REPO / 'generated-patches/6.12'
+	(tmp_path / 'Makefile').write_text('VERSION = 6\nPATCHLEVEL = 1\n')
+	assert common.base_patch(tmp_path) == common.BASE_PATCH
+
+
 def test_no_patches_to_check(tool, tmp_path, pristine):
 	one_line_error(tool('check', '--patches', tmp_path), 'no patches', 'convert')
 

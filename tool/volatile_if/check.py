@@ -17,7 +17,7 @@ from typing import Dict, List, Sequence
 
 from . import arches, checkpatch, kbuild, tree
 from .checkpatch import Verdict
-from .common import BASE_PATCH, CONFIGS, Error, progress, require, run
+from .common import CONFIGS, Error, base_patch, progress, require, run
 
 # A header has no object of its own: build one that uses what changed.
 HEADER_OBJECTS = {
@@ -30,7 +30,7 @@ CHECK_CONFIG = CONFIGS / 'check.config'
 def series_tree(kernel: Path, patches: Sequence[Path]) -> Path:
 	"""A scratch worktree of @kernel's HEAD with base-patch, unless HEAD
 	has it already, and @patches."""
-	base = [] if tree.has_volatile_if(kernel) else tree.series(BASE_PATCH)
+	base = [] if tree.has_volatile_if(kernel) else tree.series(base_patch(kernel))
 	return tree.scratch_worktree(kernel, f'{kernel.name}-series',
 				     base + list(patches), base='HEAD')
 

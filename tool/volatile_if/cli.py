@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 from . import arches, b4, boot, check, codegen, codegen_sites, convert, review, scan, tree
-from .common import DEFAULT_TREE, GENERATED_PATCHES, Error, jobs, require, run
+from .common import (DEFAULT_TREE, Error, generated_patches, jobs, require,
+		     run)
 
 
 def _scan_files(args) -> (Path, list):
@@ -66,6 +67,13 @@ def cmd_convert(args) -> int:
 	return 0
 
 
+def _series_dir(args) -> Path:
+	"""--patches, or generated-patches/<the tree's version>/."""
+	if args.patches:
+		return args.patches
+	return generated_patches(tree.kernel_tree(args.tree or DEFAULT_TREE))
+
+
 def _patches(directory: Path) -> list:
 	patches = tree.series(directory)
 	if not patches:
@@ -85,7 +93,7 @@ def _report_check(result: check.CheckResult) -> None:
 
 
 def cmd_check(args) -> int:
-	result = check.check(args.tree or DEFAULT_TREE, _patches(args.patches),
+	result = check.check(args.tree or DEFAULT_TREE, _patches(_series_dir(args)),
 			     args.arch or arches.CHECK_ARCHES)
 	_report_check(result)
 	return 0 if result.ok else 1
@@ -106,13 +114,13 @@ def _report_boot(runs) -> bool:
 
 
 def cmd_boot(args) -> int:
-	runs = boot.boot(args.tree or DEFAULT_TREE, _patches(args.patches),
+	runs = boot.boot(args.tree or DEFAULT_TREE, _patches(_series_dir(args)),
 			 args.arch or arches.QEMU_ARCHES)
 	return 0 if _report_boot(runs) else 1
 
 
 def cmd_codegen(args) -> int:
-	patches = _patches(args.patches) if args.sites else tree.series(args.patches)
+	patches = _patches(_series_dir(args)) if args.sites else tree.series(_series_dir(args))
 	worktree = check.series_tree(tree.kernel_tree(args.tree or DEFAULT_TREE),
 				     patches)
 	if args.sites:
@@ -142,7 +150,7 @@ def cmd_all(args) -> int:
 	for idiom, n in converted.scan.json()['counts'].items():
 		print(f'scan: {idiom}: {n}')
 	print(f'convert: {len(converted.converted)} sites in {len(patches) - 1} '
-	      f'patches, {len(converted.review)} left for review ({args.out})')
+	      f'patches, {len(converted.review)} left for review ({converted.patches[0].parent})')
 	_report_check(checked)
 	booted = _report_boot(runs)
 	return 0 if checked.ok and booted else 1
@@ -170,8 +178,9 @@ def parser() -> argparse.ArgumentParser:
 	c = sub.add_parser('convert', help='rewrite the sites, one commit per '
 			   'subsystem, and write the patch series')
 	c.add_argument('--tree', help=f'kernel tree (default: {DEFAULT_TREE})')
-	c.add_argument('--out', type=Path, default=GENERATED_PATCHES,
-		       help='where the series goes (default: generated-patches/)')
+	c.add_argument('--out', type=Path, default=None,
+		       help='where the series goes (default: '
+		       'generated-patches/<version of the tree>/)')
 	c.add_argument('--identity', default='', metavar='"NAME <MAIL>"',
 		       help='From: and Signed-off-by: (default: git config '
 		       'user.name and user.email of the tree)')
@@ -192,8 +201,9 @@ def parser() -> argparse.ArgumentParser:
 			   'converted sites')
 	g.add_argument('--tree', help=f'kernel tree (default: {DEFAULT_TREE}); '
 		       'built with base-patch and --patches on top')
-	g.add_argument('--patches', type=Path, default=GENERATED_PATCHES,
-		       help='the series (default: generated-patches/)')
+	g.add_argument('--patches', type=Path, default=None,
+		       help='the series (default: generated-patches/'
+		       '<version of the tree>/)')
 	g.add_argument('--arch', action='append', choices=codegen.ARCHES,
 		       help='only this architecture (repeatable; the sites are '
 		       'checked on arm64)')
@@ -216,14 +226,15 @@ def parser() -> argparse.ArgumentParser:
 		a.add_argument('--tree', help=f'kernel tree (default: {DEFAULT_TREE})')
 		a.set_defaults(func=func)
 		if name == 'all':
-			a.add_argument('--out', type=Path, default=GENERATED_PATCHES,
+			a.add_argument('--out', type=Path, default=None,
 				       help='where the series goes')
 			a.add_argument('--identity', default='', metavar='"NAME <MAIL>"',
 				       help='From: and Signed-off-by: (default: '
 				       'git config of the tree)')
 			continue
-		a.add_argument('--patches', type=Path, default=GENERATED_PATCHES,
-			       help='the series (default: generated-patches/)')
+		a.add_argument('--patches', type=Path, default=None,
+			       help='the series (default: generated-patches/'
+		       '<version of the tree>/)')
 		a.add_argument('--arch', action='append', choices=list(
 			arches.ARCHES if name == 'check' else arches.QEMU_ARCHES),
 			help='only this architecture (repeatable)')

@@ -2,17 +2,23 @@
 """What every step shares: where things are, errors, running programs."""
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import List, Optional, Sequence
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD = REPO / 'build'
 DEFAULT_TREE = BUILD / 'linux-6.1'
-BASE_PATCH = REPO / 'base-patch' / '6.1'
-GENERATED_PATCHES = REPO / 'generated-patches' / '6.1'
+# One folder per kernel version (VERSION.PATCHLEVEL of the tree's
+# Makefile): base_patch() and generated_patches() pick it.  These two are
+# those of the default tree.
+BASE_PATCHES = REPO / 'base-patch'
+GENERATED = REPO / 'generated-patches'
+BASE_PATCH = BASE_PATCHES / '6.1'
+GENERATED_PATCHES = GENERATED / '6.1'
 COCCI = REPO / 'cocci'
 CONFIGS = Path(__file__).resolve().parent / 'configs'
 
@@ -24,6 +30,40 @@ class Error(Exception):
 	def __init__(self, message: str, details: str = ''):
 		super().__init__(message)
 		self.details = details
+
+
+def kernel_version(tree: Path) -> str:
+	"""'6.1' for a tree whose Makefile says VERSION = 6, PATCHLEVEL = 1."""
+	head = (Path(tree) / 'Makefile').read_text(errors='replace')[:2000]
+	v = re.search(r'^VERSION\s*=\s*(\d+)', head, re.M)
+	p = re.search(r'^PATCHLEVEL\s*=\s*(\d+)', head, re.M)
+	if not (v and p):
+		raise Error(f'{tree}/Makefile names no VERSION and PATCHLEVEL: is '
+			    'it the top of a kernel tree?')
+	return f'{v.group(1)}.{p.group(1)}'
+
+
+def _versions(folder: Path) -> List[str]:
+	return sorted((d.name for d in folder.iterdir()
+		       if d.is_dir() and re.fullmatch(r'\d+\.\d+', d.name)),
+		      key=lambda v: tuple(map(int, v.split('.'))))
+
+
+def base_patch(tree: Path) -> Path:
+	"""base-patch/<version of @tree>/, or an Error naming the versions
+	there are."""
+	version = kernel_version(tree)
+	folder = BASE_PATCHES / version
+	if not any(folder.glob('*.patch')):
+		raise Error(f'no base-patch for Linux {version} ({tree}): '
+			    f'base-patch/ has {", ".join(_versions(BASE_PATCHES)) or "none"}')
+	return folder
+
+
+def generated_patches(tree: Path) -> Path:
+	"""generated-patches/<version of @tree>/: where convert writes by
+	default, and what check, boot and codegen read by default."""
+	return GENERATED / kernel_version(tree)
 
 
 def require(program: str, package: str) -> str:

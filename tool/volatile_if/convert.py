@@ -15,10 +15,10 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import ctext, facts, review as review_, rewrite, scan, series, tree
-from .common import BASE_PATCH, Error, progress, run
+from .common import Error, base_patch, generated_patches, progress, run
 
 # The identity of the example series committed in generated-patches/:
 # its cover letter says it is an example, to be made again under the
@@ -75,7 +75,7 @@ def prepare(kernel: Path) -> Tuple[Path, str, str]:
 	tree.worktree_at(kernel, wt, head)
 	if not tree.has_volatile_if(wt):
 		progress('[convert] applying base-patch')
-		tree.am(wt, tree.series(BASE_PATCH))
+		tree.am(wt, tree.series(base_patch(kernel)))
 	tree.git(wt, 'branch', '-f', base_branch, 'HEAD')
 	tree.git(wt, 'checkout', '-q', '-B', branch)
 	return wt, branch, tree.git(wt, 'rev-parse', 'HEAD').strip()
@@ -133,17 +133,23 @@ class Result:
 	stale: List[Tuple[review_.Decision, str]] = None
 
 
-def convert(kernel: Path, out: Path, identity: str = '',
+def convert(kernel: Path, out: Optional[Path], identity: str = '',
 	    jobs: int = 2, since: str = '') -> Result:
 	"""Convert the sites of @kernel (with @since, only those in files
 	changed since that revision) and write the series to @out, from and
 	signed off by @identity (default: git config's user in @kernel)."""
 	kernel = tree.kernel_tree(kernel)
 	identity = signer(kernel, identity)
+	try:
+		base_subject = tree.subject(tree.series(base_patch(kernel))[0])
+	except Error:
+		if not tree.has_volatile_if(kernel):
+			raise
+		base_subject = 'the series that adds volatile_if()'
 	if tree.is_dirty(kernel):
 		raise Error(f'{kernel} has uncommitted changes: commit or stash '
 			    'them first (nothing was changed)')
-	out = Path(out).resolve()
+	out = Path(out or generated_patches(kernel)).resolve()
 	try:
 		out.mkdir(parents=True, exist_ok=True)
 		tempfile.TemporaryFile(dir=out).close()
@@ -171,7 +177,6 @@ def convert(kernel: Path, out: Path, identity: str = '',
 	apply(wt, convert_)
 	for prefix, group in series.group(convert_).items():
 		series.commit(wt, prefix, group, env, identity)
-	base_subject = tree.subject(tree.series(BASE_PATCH)[0])
 	# Write the series aside first, so an interrupted run leaves @out as
 	# it was.
 	staging = Path(tempfile.mkdtemp(prefix='.volatile-if-', dir=out))
