@@ -6,7 +6,7 @@
 PYTHON ?= /usr/bin/python3
 PYTEST = $(PYTHON) -m pytest -v tests
 
-.PHONY: setup run test test-quick
+.PHONY: setup run test test-quick check
 
 setup:
 	scripts/setup
@@ -28,3 +28,19 @@ test: setup
 # Everything that does not build or boot a kernel.
 test-quick: setup
 	$(PYTEST) -m 'not slow'
+
+# Lint and the unit tier: no kernel tree, nothing unpacked; installs only
+# what these need.
+CHECK_PACKAGES = python3-pytest python3-pyflakes coccinelle git
+
+check:
+	@missing=$$(for p in $(CHECK_PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+		grep -q '^install ok installed$$' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		sudo=; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
+		$$sudo apt-get update -q && \
+		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q $$missing; \
+	fi
+	$(PYTHON) -m pyflakes tool tests tool/volatile-if
+	$(PYTEST) -m 'unit and not tree and not slow'

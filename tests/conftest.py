@@ -13,6 +13,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / 'tool'))
 from volatile_if import arches, check, common, kunit_qemu, tree  # noqa: E402
 
 
+# Fixtures that need the unpacked kernel tree: a test using one is in the
+# `tree` tier, whatever else it is marked.
+TREE_FIXTURES = {'pristine', 'test_tree', 'check_build', 'kunit_run'}
+
+
+def pytest_collection_modifyitems(config, items):
+	for item in items:
+		if TREE_FIXTURES & set(getattr(item, 'fixturenames', ())):
+			item.add_marker(pytest.mark.tree)
+
+
 def _once(make):
 	"""A per-session cache of make(key); an Error fails the test that
 	asked, with its one-line message."""

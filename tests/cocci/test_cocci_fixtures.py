@@ -36,6 +36,8 @@ import pytest
 
 from volatile_if.scan import semantic_patch
 
+pytestmark = pytest.mark.unit
+
 HERE = pathlib.Path(__file__).resolve().parent
 COCCI_DIR = HERE.parent.parent / "cocci"
 MACRO_FILE = COCCI_DIR / "volatile_if.h"

@@ -16,6 +16,7 @@ GENERATED = tree.series(common.GENERATED_PATCHES)
 CONVERT_RULES = ('acquire-in-branch', 'acquire-early-exit', 'acquire-loop-exit')
 
 
+@pytest.mark.unit
 def test_series_is_committed():
 	cover = common.GENERATED_PATCHES / '0000-cover-letter.patch'
 	assert GENERATED and cover.is_file()

@@ -6,11 +6,12 @@ import os
 import shutil
 import signal
 import subprocess
-import time
 
 import pytest
 
 from volatile_if import common, convert
+
+pytestmark = pytest.mark.unit
 
 AUTHOR = 'A U Thor <author@example.org>'
 
@@ -193,9 +194,16 @@ def test_interrupt_leaves_tree_branch_and_output_alone(tool, tmp_path, pristine)
 	proc = subprocess.Popen(tool.argv + ['convert', '--out', str(out),
 					     '--identity', AUTHOR],
 				stderr=subprocess.PIPE, text=True)
-	time.sleep(8)
+	# Interrupt once the scan has started: a progress line says so.
+	seen = []
+	for line in proc.stderr:
+		seen.append(line)
+		if line.startswith('[scan'):
+			break
+	assert proc.poll() is None, ''.join(seen)
 	proc.send_signal(signal.SIGINT)
 	_, err = proc.communicate(timeout=120)
+	err = ''.join(seen) + err
 	assert proc.returncode == 130, err
 	assert err.strip().splitlines()[-1] == \
 		'volatile-if: interrupted; your tree and branch are as they were'

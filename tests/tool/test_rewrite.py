@@ -5,6 +5,8 @@ import pytest
 
 from volatile_if.rewrite import RewriteError, convert_all, convert_if
 
+pytestmark = pytest.mark.unit
+
 
 def test_single_line():
 	src = '\tif (READ_ONCE(p->on_rq) && ttwu_runnable(p, wake_flags))\n\t\tgoto unlock;\n'

@@ -9,6 +9,8 @@ import pytest
 
 from volatile_if import common, scan
 
+pytestmark = pytest.mark.unit
+
 OUTPUT = """\
 init_defs_builtins: /usr/lib/coccinelle/standard.h
 HANDLING: ipc/msg.c
