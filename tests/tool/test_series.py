@@ -8,6 +8,8 @@ import pytest
 from volatile_if import common, facts, series
 from volatile_if.scan import Site
 
+pytestmark = pytest.mark.unit
+
 
 @pytest.mark.parametrize('path, prefix', [
 	('include/linux/refcount.h', 'locking/refcount'),
@@ -19,7 +21,13 @@ from volatile_if.scan import Site
 	('ipc/msg.c', 'ipc/msg'),
 	('kernel/smp.c', 'smp'),
 	('kernel/signal.c', 'signal'),
-	('drivers/xen/pvcalls-front.c', 'drivers/pvcalls-front'),
+	('drivers/xen/pvcalls-front.c', 'xen/pvcalls'),
+	('drivers/irqchip/irq-apple-aic.c', 'irqchip/apple-aic'),
+	('drivers/scsi/qla2xxx/qla_mr.c', 'scsi: qla2xxx'),
+	('fs/smb/client/transport.c', 'smb: client'),
+	('net/ipv4/fib_trie.c', 'ipv4: fib'),
+	('sound/usb/usx2y/usbusx2yaudio.c', 'ALSA: usb-audio'),
+	('drivers/gpu/drm/foo.c', 'gpu: drm'),
 	('drivers/irqchip/irq-apple-aic.c', 'irqchip/apple-aic'),
 ])
 def test_subject_prefix(path, prefix):

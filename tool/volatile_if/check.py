@@ -17,13 +17,10 @@ from typing import Dict, List, Sequence
 
 from . import arches, checkpatch, kbuild, tree
 from .checkpatch import Verdict
-from .common import CONFIGS, Error, base_patch, progress, require, run
+from .common import CONFIGS, Error, base_patch, progress, require, run, table
 
-# A header has no object of its own: build one that uses what changed.
-HEADER_OBJECTS = {
-	'include/linux/refcount.h': 'lib/refcount.o',
-	'include/net/netfilter/nf_conntrack.h': 'net/netfilter/nf_conntrack_core.o',
-}
+# A header has no object of its own: data/header-objects names one.
+HEADER_OBJECTS = dict(table('header-objects'))
 CHECK_CONFIG = CONFIGS / 'check.config'
 
 
@@ -51,7 +48,8 @@ def object_for(worktree: Path, path: str) -> str:
 	users = run(['git', '-C', worktree, 'grep', '-l', f'#include <{name}>',
 		     '--', '*.c']).stdout.split()
 	if not users:
-		raise Error(f'no .c file includes {path}: add it to HEADER_OBJECTS')
+		raise Error(f'no .c file includes {path}: name an object that uses it '
+			    'in tool/volatile_if/data/header-objects')
 	return users[0][:-2] + '.o'
 
 

@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import List, Optional, Sequence
+from typing import List, Optional, Sequence, Tuple
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD = REPO / 'build'
@@ -21,6 +21,21 @@ BASE_PATCH = BASE_PATCHES / '6.1'
 GENERATED_PATCHES = GENERATED / '6.1'
 COCCI = REPO / 'cocci'
 CONFIGS = Path(__file__).resolve().parent / 'configs'
+DATA = Path(__file__).resolve().parent / 'data'
+
+
+def table(name: str) -> List[Tuple[str, str]]:
+	"""The (key, value) lines of data/@name: two fields split by a tab;
+	'#' starts a comment line."""
+	rows = []
+	for n, line in enumerate((DATA / name).read_text().splitlines(), 1):
+		if not line.strip() or line.startswith('#'):
+			continue
+		key, sep, value = line.partition('\t')
+		if not sep:
+			raise Error(f'{DATA / name}:{n}: expected "key<TAB>value"')
+		rows.append((key, value.strip()))
+	return rows
 
 
 class Error(Exception):

@@ -13,26 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Sequence, Tuple
 
-from .common import Error, run
+from .common import Error, run, table
 from .facts import Facts, names
 from .scan import Site
 
-# The subject prefix the kernel uses for a path: the first entry whose
-# path prefix matches; {stem} is the file name without its extension.
-PREFIXES: Sequence[Tuple[str, str]] = (
-	('include/linux/refcount.h', 'locking/refcount'),
-	('kernel/locking/', 'locking/{stem}'),
-	('kernel/sched/', 'sched/{stem}'),
-	('kernel/events/', 'perf/{stem}'),
-	('drivers/irqchip/irq-apple-aic.c', 'irqchip/apple-aic'),
-	('net/netfilter/nf_conntrack', 'netfilter: conntrack'),
-	('include/net/netfilter/nf_conntrack', 'netfilter: conntrack'),
-	('ipc/', 'ipc/{stem}'),
-	('mm/', 'mm/{stem}'),
-	('fs/', 'fs/{stem}'),
-	('kernel/', '{stem}'),
-	('lib/', 'lib/{stem}'),
-)
+# The subject prefix the kernel uses for a path: data/subject-prefixes.
+PREFIXES: Sequence[Tuple[str, str]] = table('subject-prefixes')
 
 # What each idiom relies on, for the commit message.
 WHY = {
@@ -53,11 +39,17 @@ WHY = {
 
 
 def subject_prefix(path: str) -> str:
+	"""The subject prefix for a change to @path: the first of PREFIXES
+	that matches, else "<dir>: <subdir>" for drivers, "<dir>/<stem>"
+	otherwise."""
 	stem = Path(path).stem
 	for prefix, subject in PREFIXES:
 		if path.startswith(prefix):
 			return subject.format(stem=stem)
-	return f'{Path(path).parts[0]}/{stem}'
+	parts = Path(path).parts
+	if parts[0] == 'drivers' and len(parts) > 2:
+		return f'{parts[1]}: {parts[2] if len(parts) > 3 else stem}'
+	return f'{parts[0]}/{stem}'
 
 
 @dataclass(frozen=True)
