@@ -1,4 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 """volatile-if: find control dependencies in a kernel tree and protect them
-with volatile_if().  The pipeline is scan -> rewrite -> series -> check ->
-boot, one module each; arches holds the per-architecture facts."""
+with volatile_if().
+
+The pipeline, one subcommand each (cli.py):
+  scan (scan.py) -> convert (convert.py: rewrite.py, facts.py, series.py)
+  -> check (check.py, checkpatch.py) -> boot (boot.py: kunit_qemu.py,
+  workload.py); review (review.py) decides report-only sites for convert.
+Below it: common.py (paths, errors, programs), tree.py (kernel trees and
+scratch worktrees), kbuild.py (kernel builds), arches.py (per-architecture
+facts), ctext.py (C text: comments, brackets, statement ends), data/
+(subject prefixes, header objects).
+Beside it, the machine-code analysis of `codegen`: codegen.py,
+codegen_sites.py, ctrldep.py, isa.py, disasm.py, recompile.py."""

@@ -3,8 +3,10 @@
 
 Input: a kernel tree (clean), the base patch, the review decisions
 (tool/review: accepted sites are converted, dismissed ones listed).
-Output: branches volatile-if/base and volatile-if/convert in that tree's
-repository, and the patch series in an output directory.  The user's own
+Output: branches volatile-if/<tree>-base (HEAD plus base-patch) and
+volatile-if/<tree> (the conversion) in that tree's repository, <tree>
+being its directory's name, and the patch series in an output directory
+(generated-patches/<version>/ by default).  The user's own
 checkout, branch and files are never touched.
 """
 
