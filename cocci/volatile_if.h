@@ -5,11 +5,11 @@
  * patch adds to include/asm-generic/barrier.h, so that spatch can parse
  * functions that already use volatile_if (...) { ... } else { ... }.
  */
-#define volatile_if(cond) if (volatile_cond(cond))
+#define volatile_if(...) if (volatile_cond(__VA_ARGS__))
 
 /*
  * scoped_guard() (include/linux/cleanup.h, Linux 6.5 and later) is a for
  * loop that runs once.  Coccinelle 1.1.1 does not know it, and cannot parse
  * a function that leaves one with break (try_to_wake_up() in 6.12).
  */
-#define scoped_guard(_name, args...) for (;;)
+#define scoped_guard(_name, args...) for (; _name; )
