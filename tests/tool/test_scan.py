@@ -210,3 +210,24 @@ def test_a_file_that_vanishes_is_skipped_with_a_warning(tmp_path, monkeypatch,
 	assert result.failures == {}
 	assert capsys.readouterr().err.splitlines() == [
 		'volatile-if: warning: gone.c: vanished during the scan, skipped']
+
+
+def test_changed_files_since_a_revision(tmp_path):
+	"""One meaning of --since for scan and convert: .c and .h files that
+	differ between REV and the work tree, deleted ones left out."""
+	from volatile_if import tree
+	git(tmp_path, 'init', '-q')
+	for name in ('a.c', 'b.h', 'gone.c', 'doc.txt'):
+		(tmp_path / name).write_text('int x;\n')
+	git(tmp_path, 'add', '-A')
+	git(tmp_path, '-c', 'user.name=T', '-c', 'user.email=t@t', 'commit', '-qm', 'one')
+	(tmp_path / 'a.c').write_text('int y;\n')
+	(tmp_path / 'doc.txt').write_text('changed\n')
+	(tmp_path / 'gone.c').unlink()
+	git(tmp_path, 'add', '-A')
+	git(tmp_path, '-c', 'user.name=T', '-c', 'user.email=t@t', 'commit', '-qm', 'two')
+	(tmp_path / 'b.h').write_text('int z;\n')        # in the work tree only
+	assert tree.changed_files(tmp_path, 'HEAD~1') == ['a.c', 'b.h']
+	assert tree.changed_files(tmp_path, 'HEAD') == ['b.h']
+	with pytest.raises(common.Error, match='is it a revision'):
+		tree.changed_files(tmp_path, 'nope')

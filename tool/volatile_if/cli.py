@@ -8,8 +8,7 @@ import sys
 from pathlib import Path
 
 from . import arches, b4, boot, check, codegen, codegen_sites, convert, review, scan, tree
-from .common import (DEFAULT_TREE, Error, generated_patches, jobs, require,
-		     run)
+from .common import DEFAULT_TREE, Error, generated_patches, jobs, require
 
 
 def _scan_files(args) -> (Path, list):
@@ -24,10 +23,7 @@ def _scan_files(args) -> (Path, list):
 	root = tree.kernel_tree(args.tree or DEFAULT_TREE)
 	if not args.since:
 		return root, None
-	changed = run(['git', '-C', root, 'diff', '--name-only', args.since,
-		       '--', '*.c', '*.h'],
-		      what=f'git diff {args.since} (is it a revision of {root}?)')
-	return root, sorted(f for f in changed.stdout.split() if (root / f).is_file())
+	return root, tree.changed_files(root, args.since)
 
 
 def cmd_scan(args) -> int:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import ctext, facts, review as review_, rewrite, scan, series, tree
-from .common import Error, base_patch, generated_patches, progress, run
+from .common import Error, base_patch, generated_patches, progress
 
 # The identity of the example series committed in generated-patches/:
 # its cover letter says it is an example, to be made again under the
@@ -161,10 +161,7 @@ def convert(kernel: Path, out: Optional[Path], identity: str = '',
 	decisions = review_.Decisions()
 	files = None
 	if since:
-		changed = run(['git', '-C', kernel, 'diff', '--name-only', since,
-			       'HEAD', '--', '*.c', '*.h'],
-			      what=f'git diff {since} (is it a revision of {kernel}?)')
-		files = changed.stdout.split()
+		files = tree.changed_files(kernel, since)
 	wt, branch, base = prepare(kernel)
 	result = scan.scan(wt, files, jobs=jobs)
 	decided = review_.split(wt, result.sites, decisions, files)

@@ -46,6 +46,14 @@ def is_dirty(tree: Path) -> bool:
 	return bool(git(tree, 'status', '--porcelain', '--untracked-files=no'))
 
 
+def changed_files(tree: Path, rev: str) -> List[str]:
+	"""The .c and .h files of @tree that differ between @rev and its work
+	tree (for a clean tree, @rev..HEAD) and still exist, sorted."""
+	out = run(['git', '-C', tree, 'diff', '--name-only', rev, '--', '*.c', '*.h'],
+		  what=f'git diff {rev} (is it a revision of {tree}?)').stdout
+	return sorted(f for f in out.split() if (Path(tree) / f).is_file())
+
+
 def series(directory: Path) -> List[Path]:
 	"""The patches of a series directory, in order: its quilt-style
 	'series' file if there is one, else its numbered *.patch files."""
