@@ -203,3 +203,13 @@ def test_maintainers_found_keep_the_lkmm_on_cc(canned_tree):
 	assert cc[-4:] == ['Alan Stern <stern@rowland.harvard.edu>',
 			   'Will Deacon <will@kernel.org>',
 			   'Akira Yokosawa <akiyks@gmail.com>', 'linux-arch@vger.kernel.org']
+
+
+def test_series_value_keeps_the_cover_letter_apart():
+	from volatile_if import tree
+	files = [Path('o/0000-cover-letter.patch'), Path('o/0001-a.patch'),
+		 Path('o/0002-b.patch')]
+	s = tree.Series.of(files, 'abc')
+	assert s.cover == files[0] and s.patches == tuple(files[1:]) and s.base == 'abc'
+	assert tree.numbered(s) == tree.numbered(files) == files[1:]
+	assert tree.Series.of(files[1:]).cover is None

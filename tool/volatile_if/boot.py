@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, Sequence
 
-from . import arches, kunit_qemu, workload
+from . import arches, kunit_qemu, tree, workload
 from .check import series_tree
 
 
@@ -39,7 +39,7 @@ def boot(kernel: Path, patches: Sequence[Path],
 	 arch_names: Sequence[str] = arches.QEMU_ARCHES) -> Dict[str, ArchBoot]:
 	for name in arch_names:
 		kunit_qemu.require_tools(arches.get(name))
-	wt = series_tree(kernel, [p for p in patches if not p.name.startswith('0000-')])
+	wt = series_tree(kernel, tree.numbered(patches))
 	runs = {}
 	for name in arch_names:
 		arch = arches.get(name)

@@ -105,7 +105,7 @@ def sparse_warnings(b: kbuild.KernelBuild, files: Sequence[str]) -> Dict[str, Li
 def check(kernel: Path, patches: Sequence[Path],
 	  arch_names: Sequence[str] = arches.CHECK_ARCHES) -> CheckResult:
 	kernel = tree.kernel_tree(kernel)
-	numbered = [p for p in patches if not p.name.startswith('0000-')]
+	numbered = tree.numbered(patches)
 	if not numbered:
 		raise Error('no patches to check: run volatile-if convert first, '
 			    'or pass --patches DIR')

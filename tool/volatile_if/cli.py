@@ -50,7 +50,7 @@ def cmd_convert(args) -> int:
 	result = convert.convert(args.tree or DEFAULT_TREE, args.out,
 				 args.identity, args.jobs, args.since)
 	print(f'{len(result.converted)} sites converted in '
-	      f'{len(result.patches) - 1} patches, {len(result.review)} left '
+	      f'{len(result.series.patches)} patches, {len(result.review)} left '
 	      f'for review, {len(result.dismissed)} dismissed; branch '
 	      f'{result.branch} in {result.worktree}')
 	if result.stale:
@@ -139,13 +139,13 @@ def cmd_codegen(args) -> int:
 def cmd_all(args) -> int:
 	kernel = args.tree or DEFAULT_TREE
 	converted = convert.convert(kernel, args.out, args.identity, args.jobs)
-	patches = converted.patches
+	patches = converted.series
 	checked = check.check(kernel, patches)
 	runs = boot.boot(kernel, patches)
 	print('\n== volatile-if all ==')
 	for idiom, n in converted.scan.json()['counts'].items():
 		print(f'scan: {idiom}: {n}')
-	print(f'convert: {len(converted.converted)} sites in {len(patches) - 1} '
+	print(f'convert: {len(converted.converted)} sites in {len(patches.patches)} '
 	      f'patches, {len(converted.review)} left for review ({converted.patches[0].parent})')
 	_report_check(checked)
 	booted = _report_boot(runs)

@@ -133,6 +133,8 @@ class Result:
 	# that match no site any more, with why.
 	dismissed: List[Tuple[scan.Site, review_.Decision]] = None
 	stale: List[Tuple[review_.Decision, str]] = None
+	# The series written, for check, boot and codegen.
+	series: Optional[tree.Series] = None
 
 
 def convert(kernel: Path, out: Optional[Path], identity: str = '',
@@ -194,4 +196,4 @@ def convert(kernel: Path, out: Optional[Path], identity: str = '',
 	finally:
 		shutil.rmtree(staging, ignore_errors=True)
 	return Result(wt, branch, final, convert_, review, result,
-		      decided.dismissed, decided.stale)
+		      decided.dismissed, decided.stale, tree.Series.of(final, base))

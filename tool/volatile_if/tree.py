@@ -7,7 +7,8 @@ import hashlib
 import os
 import re
 from pathlib import Path
-from typing import Iterable, List
+from dataclasses import dataclass
+from typing import Iterable, List, Optional, Tuple
 
 from .common import BUILD, Error, run
 
@@ -54,6 +55,37 @@ def changed_files(tree: Path, rev: str) -> List[str]:
 	return sorted(f for f in out.split() if (Path(tree) / f).is_file())
 
 
+def is_cover_letter(patch: Path) -> bool:
+	"""Whether @patch is the cover letter git format-patch writes."""
+	return Path(patch).name.startswith('0000-')
+
+
+@dataclass(frozen=True)
+class Series:
+	"""A series as convert hands it to check, boot and codegen: its
+	numbered patches in order, its cover letter (None: none) and the commit
+	they apply to ('' where not known)."""
+	patches: Tuple[Path, ...]
+	cover: Optional[Path] = None
+	base: str = ''
+
+	@classmethod
+	def of(cls, files: Iterable[Path], base: str = '') -> 'Series':
+		"""The series of @files, a cover letter among them or not."""
+		files = list(files)
+		cover = next((Path(p) for p in files if is_cover_letter(p)), None)
+		return cls(tuple(Path(p) for p in files if not is_cover_letter(p)),
+			   cover, base)
+
+
+def numbered(patches) -> List[Path]:
+	"""The patches of @patches (a Series, or files that may include a
+	cover letter) without the cover letter."""
+	if isinstance(patches, Series):
+		return list(patches.patches)
+	return list(Series.of(patches).patches)
+
+
 def series(directory: Path) -> List[Path]:
 	"""The patches of a series directory, in order: its quilt-style
 	'series' file if there is one, else its numbered *.patch files."""
@@ -63,7 +95,7 @@ def series(directory: Path) -> List[Path]:
 			 for line in listing.read_text().splitlines()]
 		return [directory / n for n in names if n]
 	return sorted(p for p in directory.glob('[0-9]*.patch')
-		      if not p.name.startswith('0000-'))
+		      if not is_cover_letter(p))
 
 
 def subject(patch: Path) -> str:
