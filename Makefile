@@ -22,7 +22,9 @@ run:
 	scripts/setup $(TREE)
 	$(PYTHON) tool/volatile-if all --tree build/linux-$(TREE) --identity "$(IDENTITY)"
 
+# tests/base_patch/test_other_trees.py checks base-patch/6.12 on its tree.
 test: setup
+	scripts/setup 6.12
 	$(PYTEST)
 
 # Everything that does not build or boot a kernel.

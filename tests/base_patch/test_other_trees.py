@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0
+"""base-patch of every kernel version but the default one (6.1, which
+tests/test_patches.py checks with its generated series on top) applies to
+that version's pristine tree with git am and is clean by that tree's
+checkpatch.  scripts/setup VERSION unpacks the tree; `make test` does."""
+
+import subprocess
+
+import pytest
+
+from volatile_if import checkpatch, common, tree
+
+VERSIONS = sorted(p.name for p in common.BASE_PATCHES.iterdir()
+		  if p.is_dir() and p != common.BASE_PATCH)
+
+
+@pytest.fixture(scope='module', params=VERSIONS)
+def version_tree(request):
+	"""(version, pristine tree + base-patch/VERSION applied with git am)."""
+	version = request.param
+	try:
+		kernel = tree.kernel_tree(common.BUILD / f'linux-{version}')
+		patches = tree.series(common.BASE_PATCHES / version)
+		return version, patches, tree.scratch_worktree(
+			kernel, f'linux-{version}-base', patches)
+	except common.Error as e:
+		pytest.fail(f'{e} (scripts/setup {version} unpacks it)\n{e.details}')
+
+
+@pytest.mark.tree
+def test_applies_with_git_am(version_tree):
+	version, patches, wt = version_tree
+	log = subprocess.run(['git', '-C', wt, 'log', '--reverse', '--format=%s',
+			      'pristine..HEAD'], check=True, capture_output=True,
+			     text=True).stdout.splitlines()
+	assert log == [tree.subject(p) for p in patches]
+
+
+@pytest.mark.tree
+def test_checkpatch_strict(version_tree):
+	version, patches, wt = version_tree
+	for patch in patches:
+		verdict = checkpatch.checkpatch(wt, patch)
+		assert (verdict.errors, verdict.warnings) == (0, 0), \
+			f'{patch.name}:\n{verdict.output}'
+
+
+@pytest.mark.tree
+def test_kernel_copy_of_the_rules_is_cocci(version_tree):
+	"""The base patch of each version ships cocci/ unchanged."""
+	version, patches, wt = version_tree
+	for rule in sorted(common.COCCI.glob('*.cocci')) + [common.COCCI / 'volatile_if.h']:
+		shipped = wt / 'scripts/coccinelle/locks' / rule.name
+		assert shipped.read_text() == rule.read_text(), rule.name
