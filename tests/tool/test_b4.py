@@ -115,20 +115,19 @@ int vif_b4_in_branch(int *flag, int *data)
 {
 	if (READ_ONCE(*flag) == 1) {
 		smp_acquire__after_ctrl_dep();
-		return READ_ONCE(*data);
+		WRITE_ONCE(*data, 0);
 	}
 	return -1;
 }
 
 void vif_b4_documented(int *flag, int *data)
 {
-	if (READ_ONCE(*flag))
-		return;
+	if (!READ_ONCE(*flag))
+		WRITE_ONCE(*data, 1);
 	/*
-	 * The above forms a control dependency with the store below:
+	 * The above forms a control dependency with the store in it:
 	 * no barrier is needed.
 	 */
-	WRITE_ONCE(*data, 1);
 }
 
 void vif_b4_hoisted(atomic_t *v, int *data)
@@ -178,8 +177,8 @@ def test_convert_b4_on_a_small_kernel(tool, small_kernel, tmp_path):
 	decisions = tmp_path / 'decisions'
 	review = ('review', '--tree', small_kernel, '--decisions', decisions)
 	assert tool(*review, '--accept', 'lib/vif_b4.c:15', '--reason',
-		    'the store to data after the early return').returncode == 0
-	assert tool(*review, '--dismiss', 'lib/vif_b4.c:26', '--reason',
+		    'the store to data in the branch').returncode == 0
+	assert tool(*review, '--dismiss', 'lib/vif_b4.c:25', '--reason',
 		    'both legs store one constant').returncode == 0
 	d = (decisions / 'dismissed').read_text()
 	(decisions / 'dismissed').write_text(
@@ -202,12 +201,12 @@ def test_convert_b4_on_a_small_kernel(tool, small_kernel, tmp_path):
 		ours = sorted(out.glob('*.patch'))
 		cover = ours[0].read_text()
 		left, dismissed = cover.split('\nDismissed:')
-		assert 'lib/vif_b4.c:34 vif_b4_undecided() [hoisted-store-hazard]' in left
-		assert '\n  lib/vif_b4.c:26 vif_b4_hoisted(): both legs store one ' \
+		assert 'lib/vif_b4.c:33 vif_b4_undecided() [hoisted-store-hazard]' in left
+		assert '\n  lib/vif_b4.c:25 vif_b4_hoisted(): both legs store one ' \
 			'constant\n' in dismissed
 		patch = ours[1].read_text()
-		assert '+\tvolatile_if (READ_ONCE(*flag))\n' in patch
-		assert 'Reviewed: the store to data after the early return.' in \
+		assert '+\tvolatile_if (!READ_ONCE(*flag))\n' in patch
+		assert 'Reviewed: the store to data in the branch.' in \
 			' '.join(patch.split())
 		assert 'volatile_if (atomic_read' not in patch
 
