@@ -97,3 +97,12 @@ def test_nothing_to_order_after_a_branch_that_only_reads():
 	assert 'LOAD->LOAD' in f.why_not()
 	assert [l.describe() for l in f.loads] == [
 		'the load test_bit(READY_BIT, &p->flags) in ready(), which it returns']
+
+
+def test_without_a_barrier_the_leaving_leg_counts_too():
+	src = ('int f(struct s *p)\n{\n\tif (!READ_ONCE(p->size)) {\n'
+	       '\t\tWRITE_ONCE(p->nest, 0);\n\t\tgoto err;\n\t}\n'
+	       '\treturn p->head;\nerr:\n\treturn -1;\n}\n')
+	f = facts.site_facts(src, 3, 1, 'documented-ctrl-dep')
+	assert f.leg_exits and not f.barrier
+	assert f.stores == ['WRITE_ONCE(p->nest, ...)'] and f.guards

@@ -87,10 +87,10 @@ class Facts:
 		what = (' it only reads (' + ', '.join(f'{c}()' for c in self.reads) +
 			') and returns what it read' if self.reads else
 			' it returns what it read' if not self.returns else '')
+		need = ('  What it needs is LOAD->LOAD order, which only the barrier '
+			'gives, not a control dependency' if self.barrier else '')
 		return (f'no store and no call that may store follows {after} on '
-			'the path it orders:' + what + '.  What it needs is '
-			'LOAD->LOAD order, which only the barrier gives, not a '
-			'control dependency')
+			'the path it orders:' + what + '.' + need)
 
 
 def _identifiers(text: str) -> List[str]:
@@ -426,6 +426,10 @@ def site_facts(source: str, line: int, column: int, idiom: str,
 	else:
 		at = close + 1
 	region = _path_after(source, code, at, body_open, body_close, function, facts)
+	if not barrier:
+		# With no barrier, the branch orders what both ways from it
+		# do: the legs that leave as well as the way on.
+		region = ''.join(source[a:b] for a, b in legs) + region
 	facts.stores, facts.calls, facts.reads = _effects(region, function, defs, near)
 	return facts
 
