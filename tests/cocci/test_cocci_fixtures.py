@@ -30,7 +30,6 @@ import pathlib
 import re
 import shutil
 import subprocess
-import tempfile
 
 import pytest
 

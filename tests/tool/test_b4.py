@@ -10,7 +10,7 @@ import subprocess
 import pytest
 from pathlib import Path
 
-from volatile_if import b4, common, series, tree
+from volatile_if import b4, series, tree
 
 IDENTITY = 'A U Thor <author@example.org>'
 DATE = '2026-12-03T00:00:00+0000'

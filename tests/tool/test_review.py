@@ -169,7 +169,7 @@ def test_non_interactive_forms(tool, fixture):
 	assert proc.returncode == 1 and 'no report-only site' in proc.stderr
 
 	listed = tool(*args, '--list').stdout
-	assert f'accepted  drivers/vif.c:9 vif_documented() [documented-ctrl-dep]' in listed
+	assert 'accepted  drivers/vif.c:9 vif_documented() [documented-ctrl-dep]' in listed
 	assert f'dismissed drivers/vif.c:17 vif_hoisted() [hoisted-store-hazard]\n' \
 		f'          key: {HOIST_KEY}\n          reason: a local, no reader' in listed
 	assert 'undecided' not in listed and 'stale' not in listed

@@ -6,7 +6,7 @@ import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict
 
 from . import arches
 from .common import (CONFIGS, Error, ccache_env, compiler_vars, jobs,
