@@ -22,6 +22,7 @@ from .common import CONFIGS, Error, base_patch, progress, require, run, table
 # A header has no object of its own: data/header-objects names one.
 HEADER_OBJECTS = dict(table('header-objects'))
 CHECK_CONFIG = CONFIGS / 'check.config'
+NOT_BUILT = 'n/a'
 
 
 def series_tree(kernel: Path, patches: Sequence[Path]) -> Path:
@@ -64,7 +65,8 @@ class CheckResult:
 	checkpatch: Dict[str, Verdict] = field(default_factory=dict)
 	# touched file -> warnings sparse gives after conversion but not before
 	new_sparse: Dict[str, List[str]] = field(default_factory=dict)
-	# object -> arch -> 'ok' or the first error line
+	# object -> arch -> 'ok', 'n/a' (the arch's configuration does not
+	# build it: an arm64-only driver) or the first error line
 	builds: Dict[str, Dict[str, str]] = field(default_factory=dict)
 
 	@property
@@ -72,7 +74,7 @@ class CheckResult:
 		return (all(v.errors == 0 and v.warnings == 0
 			    for v in self.checkpatch.values()) and
 			not any(self.new_sparse.values()) and
-			all(r == 'ok' for row in self.builds.values()
+			all(r in ('ok', NOT_BUILT) for row in self.builds.values()
 			    for r in row.values()))
 
 	def table(self) -> str:
@@ -81,7 +83,8 @@ class CheckResult:
 		lines = [f'{"object":<{width}}  ' + '  '.join(f'{a:<8}' for a in names)]
 		for obj, row in self.builds.items():
 			lines.append(f'{obj:<{width}}  ' + '  '.join(
-				f'{"ok" if row[a] == "ok" else "FAIL":<8}' for a in names))
+				f'{row[a] if row[a] in ("ok", NOT_BUILT) else "FAIL":<8}'
+				for a in names))
 		return '\n'.join(lines)
 
 
@@ -119,14 +122,29 @@ def check(kernel: Path, patches: Sequence[Path],
 		result.checkpatch[p.name] = checkpatch.checkpatch(wt, p)
 	files = touched_files(wt, len(numbered))
 
-	# sparse, on x86_64, with the series and without it.
-	x86 = build(wt, arches.get('x86_64')).prepare()
+	# sparse, with the series and without it, on x86_64, or for a file
+	# that x86_64 does not build on the first architecture that does.
+	by_build: Dict[str, List[str]] = {}
+	builds = {}
+	for f in files:
+		for name in ('x86_64',) + tuple(a for a in arch_names if a != 'x86_64'):
+			if name not in builds:
+				builds[name] = build(wt, arches.get(name)).prepare()
+			if builds[name].enables(object_for(wt, f)):
+				by_build.setdefault(name, []).append(f)
+				break
+		else:
+			raise Error(f'{f}: no architecture of check builds its object')
 	progress(f'[sparse] {len(files)} touched files, with the series')
-	after = sparse_warnings(x86, files)
+	after = {}
+	for name, group in by_build.items():
+		after.update(sparse_warnings(builds[name], group))
 	tree.git(wt, 'checkout', '-q', f'HEAD~{len(numbered)}')
 	try:
 		progress('[sparse] the same files, without it')
-		before = sparse_warnings(x86, files)
+		before = {}
+		for name, group in by_build.items():
+			before.update(sparse_warnings(builds[name], group))
 	finally:
 		tree.git(wt, 'checkout', '-q', '-')
 	result.new_sparse = {f: [w for w in after[f] if w not in before[f]]
@@ -137,6 +155,9 @@ def check(kernel: Path, patches: Sequence[Path],
 		b = build(wt, arches.get(name)).prepare()
 		for n, obj in enumerate(objects, 1):
 			progress(f'[{name} {n}/{len(objects)}] {obj}')
+			if not b.enables(obj):
+				result.builds.setdefault(obj, {})[name] = NOT_BUILT
+				continue
 			try:
 				b.build(obj)
 				status = 'ok'

@@ -102,6 +102,23 @@ class KernelBuild:
 				    f'{", ".join(missing)} (unmet dependencies? see '
 				    f'{self.out}/.config)')
 
+	def enables(self, obj: str) -> bool:
+		"""Whether this configuration builds @obj ('dir/name.o'), by
+		the obj-$(CONFIG_...) line of its directory's Makefile: an
+		arm64-only driver is not built for x86_64.  An object no line
+		names directly (a part of a composite) counts as built."""
+		directory, name = obj.rsplit('/', 1)
+		makefile = self.tree / directory / 'Makefile'
+		if not makefile.is_file():
+			return True
+		text = makefile.read_text(errors='replace').replace('\\\n', ' ')
+		m = re.search(r'^obj-(\$\((CONFIG_\w+)\)|y)\s*[:+]?=.*\b'
+			      + re.escape(name) + r'\b', text, re.M)
+		if not m or not m.group(2):
+			return True
+		config = parse_config((self.out / '.config').read_text())
+		return config.get(m.group(2), 'n') in ('y', 'm')
+
 	def build(self, target: str) -> Path:
 		"""Build one target, e.g. 'kernel/smp.o'; returns its log."""
 		log = self.out / 'logs' / (target.replace('/', '_') + '.log')
