@@ -503,7 +503,7 @@ b << aee_prev.b;
 aee_prevs.setdefault(aee_key(b[0]), []).append((s[0], S))
 
 // The ifs that are the site of a barrier.
-@aee_site disable neg_if, drop_else@
+@aee_site depends on aee_tok disable neg_if, drop_else@
 position p : script:python () { aee_is_site(p[0], "exit") };
 expression E;
 statement S;

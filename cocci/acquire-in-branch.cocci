@@ -496,7 +496,7 @@ aib_prevs.setdefault(aib_key(b[0]), []).append((s[0], S))
 
 // The ifs that are the site of a barrier: the first disjunct of each rule
 // below skips converted ifs (if (volatile_cond(...)) once expanded).
-@aib_site disable neg_if, drop_else@
+@aib_site depends on aib_tok disable neg_if, drop_else@
 position p : script:python () { aib_is_site(p[0], "branch") };
 expression E;
 statement S1, S2;
@@ -508,7 +508,7 @@ if@p (E) S1 else S2
 if@p (E) S1
 )
 
-@aib_switch@
+@aib_switch depends on aib_tok@
 statement S : script:python () { aib_word(S) == "switch" };
 position p : script:python () { aib_is_site(p[0], "switch") };
 @@

@@ -295,7 +295,7 @@ a << ale_decl.a;
 ale_add_asg(a[0], x, E)
 
 // Loops followed by the barrier.
-@ale_loop@
+@ale_loop depends on ale_tok@
 position l, b;
 statement S, S1;
 expression E;
@@ -315,7 +315,7 @@ I(...) S1
 )
 smp_acquire__after_ctrl_dep@b();
 
-@ale_doloop@
+@ale_doloop depends on ale_tok@
 position l, b;
 statement S : script:python () { ale_stmt_is(S, ("do",)) };
 @@
@@ -391,7 +391,7 @@ ale_nests.setdefault(m[0].file, set()).add(ale_ext(m[0]))
 
 // Keep the breaks that leave a loop followed by the barrier: the extents
 // of the loops, switches and breaks are compared in python.
-@ale_site@
+@ale_site depends on ale_tok@
 position ale_brk.p;
 position q : script:python () { ale_leaves_any(q[0]) };
 position f;

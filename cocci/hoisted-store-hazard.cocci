@@ -293,7 +293,7 @@ L@lp = V
 
 // ... whose two branches perform the same store.  The positions are copied
 // (q, f) for the reporting rules.
-@hsh_if disable neg_if, drop_else exists@
+@hsh_if depends on hsh_tok disable neg_if, drop_else exists@
 identifier ST = {WRITE_ONCE, atomic_set, atomic_long_set, atomic64_set,
                  local_set, local64_set};
 expression C, X, V;

@@ -495,7 +495,7 @@ b << oa_prev.b;
 
 oa_prevs.setdefault(oa_key(b[0]), []).append((s[0], S))
 
-@oa_all forall@
+@oa_all depends on oa_tok forall@
 identifier f;
 position b;
 @@
@@ -508,7 +508,7 @@ smp_acquire__after_ctrl_dep@b();
 }
 
 // Barriers right after a loop: acquire-loop-exit.
-@oa_loop@
+@oa_loop depends on oa_tok@
 position oa_all.b, lb;
 statement S1;
 expression E;
@@ -524,7 +524,7 @@ I(...) S1
 )
 smp_acquire__after_ctrl_dep@b@lb();
 
-@oa_doloop@
+@oa_doloop depends on oa_tok@
 position oa_all.b, lb;
 statement S : script:python () { oa_is_do(S) };
 @@
@@ -532,7 +532,7 @@ statement S : script:python () { oa_is_do(S) };
 S
 smp_acquire__after_ctrl_dep@b@lb();
 
-@oa_site0@
+@oa_site0 depends on oa_tok@
 position oa_all.b;
 position c0 != {oa_loop.lb, oa_doloop.lb};
 @@
@@ -541,7 +541,7 @@ smp_acquire__after_ctrl_dep@b@c0();
 
 // Not after an early exit (a goto back to a retry label too), a loop, a
 // helper that branches (smp_cond_load_relaxed(), ...) or a volatile_if.
-@oa_site@
+@oa_site depends on oa_tok@
 position oa_site0.c0;
 position c : script:python () { oa_site(c[0]) is None };
 @@
@@ -549,7 +549,7 @@ position c : script:python () { oa_site(c[0]) is None };
 smp_acquire__after_ctrl_dep@c0@c();
 
 // The statement before the barrier is an if that does not leave.
-@oa_if disable neg_if, drop_else@
+@oa_if depends on oa_tok disable neg_if, drop_else@
 position oa_site.c;
 position e, ic;
 expression E;
@@ -563,7 +563,7 @@ if (E@e) S1
 )
 smp_acquire__after_ctrl_dep@c@ic();
 
-@oa_plain_site@
+@oa_plain_site depends on oa_tok@
 position oa_site.c;
 position d != oa_if.ic;
 @@
