@@ -49,14 +49,18 @@ def test_regenerates_byte_for_byte(tool, pristine, tmp_path):
 @pytest.mark.slow
 def test_check_sparse_and_builds(pristine):
 	"""volatile-if check: sparse gives no new warning on any touched file,
-	and every touched object builds for every architecture."""
+	and every touched object builds for every architecture that builds it."""
 	result = check.check(pristine, GENERATED)
 	print(result.table())
 	assert not any(result.new_sparse.values()), result.new_sparse
 	assert set(next(iter(result.builds.values()))) == set(arches.CHECK_ARCHES)
 	failed = {(o, a): why for o, row in result.builds.items()
-		  for a, why in row.items() if why != 'ok'}
+		  for a, why in row.items() if why not in ('ok', check.NOT_BUILT)}
 	assert not failed
+	# n/a: the architecture's configuration does not build the object
+	# (irq-apple-aic is arm64's); every object builds somewhere.
+	assert all('ok' in row.values() for row in result.builds.values()), \
+		result.table()
 
 
 @pytest.mark.slow
