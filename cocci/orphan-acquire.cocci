@@ -101,8 +101,9 @@ def oa_add_asg(pos, name, value):
     oa_asgs.setdefault(pos.file, []).append(
         (pos.current_element, name, int(pos.line), int(pos.column), oa_load(value)))
 
-def oa_top_level_andor(text):
-    """Is there a && or || outside any brackets (likely() and ! aside)?"""
+def oa_first_operand(text):
+    """The first operand of a && or || outside any brackets (likely() and
+    ! aside), or None."""
     t = text.strip()
     while True:
         m = re.match(r"^(!\s*|(un)?likely\s*\(|\()", t)
@@ -128,14 +129,15 @@ def oa_top_level_andor(text):
         elif ch in ")]":
             depth -= 1
         elif depth == 0 and t[i:i + 2] in ("&&", "||"):
-            return True
-    return False
+            return t[:i]
+    return None
 
 def oa_classify(pos, text=None):
     """(class, what) of the condition at pos: marked (the load, or a local
-    last assigned from one, decides the branch), short (the load is tested
-    by a && or || short-circuit), helper (the condition tests a helper that
-    branches on its load itself), none (no marked load)."""
+    last assigned from one, decides the branch, in the first operand of a
+    && or ||), short (the load is in a later operand only), helper (the
+    condition tests a helper that branches on its load itself), none (no
+    marked load)."""
     if text is None:
         text = oa_src(pos)
     found = oa_load(text)
@@ -154,16 +156,18 @@ def oa_classify(pos, text=None):
                 break
     if found is None:
         return ("none", "")
-    if found[0] == "marked" and oa_top_level_andor(text):
+    first = oa_first_operand(text) if found[0] == "marked" else None
+    if first is not None and oa_classify(pos, first)[0] != "marked":
         return ("short", found[1])
     return found
 
 def oa_why(cls, what):
     """What a report-only site's message adds."""
     if cls == "short":
-        return ("the load is tested by a && or || short-circuit, which "
-                "volatile_if() does not cover: split the condition so that "
-                "the marked load alone decides a volatile_if()")
+        return ("the load is in a later operand of a && or || only: "
+                "where an earlier operand decides, the load is not made "
+                "and nothing orders the leg; convert by hand if those "
+                "paths need no order")
     if cls == "helper":
         return ("the condition tests %s(), which branches on its load itself: "
                 "the ordering rests on that branch, inside the helper, not on "

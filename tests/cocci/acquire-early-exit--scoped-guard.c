@@ -1,6 +1,6 @@
 /* acquire-early-exit: kernel/sched/core.c in 6.12, try_to_wake_up(): the
- * early exit leaves a scoped_guard(); the load is tested by the &&
- * short-circuit: reported, medium. */
+ * early exit leaves a scoped_guard(); the load is the first operand of
+ * the &&: converted, high. */
 int try_to_wake_up(struct task_struct *p, unsigned int state, int wake_flags)
 {
 	int cpu, success = 0;

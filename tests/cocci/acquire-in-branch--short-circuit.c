@@ -1,6 +1,6 @@
 /* acquire-in-branch: include/linux/refcount.h in 6.12: the loaded value is
- * tested by a && short-circuit, which volatile_if() would not cover:
- * reported, medium. */
+ * the first operand of a &&, so a branch on it comes before either leg on
+ * every path: converted, high. */
 static inline __must_check __signed_wrap
 bool __refcount_sub_and_test(int i, refcount_t *r, int *oldp)
 {
@@ -18,4 +18,15 @@ bool __refcount_sub_and_test(int i, refcount_t *r, int *oldp)
 		refcount_warn_saturate(r, REFCOUNT_SUB_UAF);
 
 	return false;
+}
+
+/* The load is in the second operand only: where "fast" decides, it is not
+ * made and nothing orders the leg: reported, medium. */
+static int later_operand(int *a, bool fast)
+{
+	if (fast || READ_ONCE(*a)) {
+		smp_acquire__after_ctrl_dep();
+		return 1;
+	}
+	return 0;
 }
