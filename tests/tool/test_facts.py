@@ -106,3 +106,16 @@ def test_without_a_barrier_the_leaving_leg_counts_too():
 	f = facts.site_facts(src, 3, 1, 'documented-ctrl-dep')
 	assert f.leg_exits and not f.barrier
 	assert f.stores == ['WRITE_ONCE(p->nest, ...)'] and f.guards
+
+
+@pytest.mark.parametrize('cond, compound', [
+	('READ_ONCE(p->on_rq) && ttwu(p)', 'first'),
+	('likely(READ_ONCE(p->on_rq)) || !ttwu(p)', 'first'),
+	('ttwu(p) || READ_ONCE(p->on_rq)', 'later'),
+	('READ_ONCE(p->on_rq) == 1', ''),
+])
+def test_compound_condition_says_which_part_loads(cond, compound):
+	src = (f'int f(struct s *p)\n{{\n\tif ({cond})\n\t\tgoto out;\n'
+	       '\tsmp_acquire__after_ctrl_dep();\n\tWRITE_ONCE(p->state, 1);\n'
+	       'out:\n\treturn 0;\n}\n')
+	assert facts.site_facts(src, 3, 1, 'acquire-early-exit').compound == compound

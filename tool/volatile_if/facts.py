@@ -64,9 +64,10 @@ class Facts:
 	"""What the code says about one site."""
 	condition: str                           # on one line
 	loads: List[Load] = field(default_factory=list)
-	# The condition joins its parts with && or ||: volatile_if() branches
-	# on the whole, not on the part that loads.
-	compound: bool = False
+	# The condition joins its parts with && or ||: 'first' when the first
+	# part holds the load (a branch on it precedes the rest and both legs),
+	# 'later' when only a later part does; '' for a simple condition.
+	compound: str = ''
 	barrier: bool = False                    # smp_acquire__after_ctrl_dep() orders the path
 	stores: List[str] = field(default_factory=list)  # after the branch, on the ordered path
 	calls: List[str] = field(default_factory=list)   # calls there that may store
@@ -406,9 +407,12 @@ def site_facts(source: str, line: int, column: int, idiom: str,
 	start, body_open, body_close = func if func else (0, 0, len(source) - 1)
 	function = source[start:body_close + 1]
 	facts.loads = find_loads(cond, source[body_open:pos], defs, near)
-	facts.compound = len(ctext.split_top(ctext.strip_parens(
+	parts = ctext.split_top(ctext.strip_parens(
 		re.sub(r'^\s*!?\s*(?:un)?likely\s*\(', '(', ctext.blank(cond))),
-		('&&', '||'))) > 1
+		('&&', '||'))
+	if len(parts) > 1:
+		facts.compound = 'first' if find_loads(
+			parts[0], source[body_open:pos], defs, near) else 'later'
 	code = ctext.blank(source)
 	then_end = ctext.statement_end(source, close + 1)
 	if_end = ctext.statement_end(source, pos)

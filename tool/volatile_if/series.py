@@ -129,11 +129,15 @@ def _paragraph(c: Conversion) -> str:
 	text = (f'In {c.site.function}(), the branch on "{f.condition}" '
 		f'{_load_text(c)}.  {_guarded_text(c)}  It is a control '
 		f'dependency: {WHY[c.site.idiom]} ({c.site.idiom}).')
-	if f.compound:
-		text += ('  The condition joins its parts with && or ||: '
-			 'volatile_if() branches on the value of the whole '
-			 'condition, and how the parts are evaluated, the branch on '
-			 'the load among them, is still the compiler\'s choice.')
+	if f.compound == 'first':
+		text += ('  The condition joins its parts with && or ||, the '
+			 'load in the first: the compiler has to branch on it '
+			 'before it evaluates the rest or picks a leg, so both legs '
+			 'come after a branch on the load.')
+	elif f.compound == 'later':
+		text += ('  The condition joins its parts with && or ||, the '
+			 'load in a later one only: where an earlier part decides, '
+			 'the load is not made, and nothing orders the leg after it.')
 	if c.reason:
 		text += f'  Reviewed: {c.reason}.'
 	return _wrap(text)
