@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The code-generation corpus of control dependencies, compiled with the
- * kernel's headers and flags by tool/volatile_if/codegen.py.
+ * kernel's headers and flags by tool/volatile_if/codegen/corpus.py.
  *
  * A case is a function cg_<name>(a, b, c, ...): the marked load reads
  * through @a, the stores that must be ordered after it write through @b,

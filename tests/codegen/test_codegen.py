@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from volatile_if import (arches, codegen, codegen_sites, ctrldep, disasm, isa,
-			 recompile)
+from volatile_if import arches
+from volatile_if.codegen import corpus, ctrldep, disasm, isa, recompile, sites
 from volatile_if.common import Error
 
 
@@ -35,7 +35,7 @@ def analyse(arch_name: str, listing: str, name: str, start: int,
 		   disasm.Symbol('__x86_return_thunk', '*UND*', 0, 0, False)]
 	obj = disasm.Object(Path('canned.o'), symbols,
 			    disasm.functions(symbols, insns))
-	return codegen.analyse_function(arch, obj, name, isa.Decoder(arch.isa),
+	return corpus.analyse_function(arch, obj, name, isa.decoder(arch.isa),
 					 branch_required=required)
 
 
@@ -312,11 +312,16 @@ def test_x86_tso_only_asks_for_the_order():
 	('x86_64', 'add', '%eax,(%rdx)', dict(load=True, store=True, values={'rax'})),
 ])
 def test_decoder(arch, mnemonic, operands, expect):
-	sem = isa.Decoder(arches.get(arch).isa).decode(
+	sem = isa.decoder(arches.get(arch).isa).decode(
 		disasm.Insn('.text', 0, mnemonic, operands))
 	for key, value in expect.items():
 		got = getattr(sem, key)
 		assert (set(got) if isinstance(got, frozenset) else got) == value, key
+
+
+def test_every_instruction_set_named_has_a_module():
+	for name in arches.CODEGEN_ARCHES:
+		assert isa.get(arches.get(name).isa).name == arches.get(name).isa
 
 
 def test_loads_tested_follows_spills():
@@ -335,7 +340,7 @@ def test_loads_tested_follows_spills():
 	insns = parse(listing)
 	symbols = [disasm.Symbol('f', '.text', 0, 0x20, True)]
 	obj = disasm.Object(Path('x.o'), symbols, disasm.functions(symbols, insns))
-	g = ctrldep.graph(obj, obj.functions['f'], isa.Decoder(arch.isa))
+	g = ctrldep.graph(obj, obj.functions['f'], isa.decoder(arch.isa))
 	# the reload counts too: READ_ONCE() of a local looks the same
 	assert [g.insns[n].addr for n in ctrldep.loads_tested(g, 5)] == [0x0, 0x8, 0xc]
 
@@ -375,7 +380,7 @@ def graph_of(arch_name: str, listing: str, name: str, size: int,
 		 disasm.Symbol('ext', '*UND*', 0, 0, False)]
 	obj = disasm.Object(Path('x.o'), symbols, disasm.functions(symbols, insns))
 	arch = arches.get(arch_name)
-	return ctrldep.graph(obj, obj.functions[name], isa.Decoder(arch.isa))
+	return ctrldep.graph(obj, obj.functions[name], isa.decoder(arch.isa))
 
 
 # volatile_if (!refcount_inc_not_zero(&ct->use)) return; WRITE_ONCE(...):
@@ -409,26 +414,26 @@ get():
 def test_site_cmpxchg_loop_is_followed_to_its_loads():
 	arch = arches.get('arm64')
 	file = 'net/netfilter/nf_conntrack_core.c'
-	reg = codegen_sites.Region({744}, {744, 745, 746})
+	reg = sites.Region({744}, {744, 745, 746})
 	g = graph_of('arm64', REFCOUNT_SITE, 'get', 0x28)
-	v, found = codegen_sites.site_verdict(arch, g, file, reg, True)
+	v, found = sites.site_verdict(arch, g, file, reg, True)
 	assert v.status == 'guaranteed', v.why
 	assert [g.insns[n].addr for n in found] == [0x4, 0x1c]
 	assert v.loads == [0x0, 0x10]           # atomic_read() and the cas
-	v, _ = codegen_sites.site_verdict(arch, g, file, reg, False)
+	v, _ = sites.site_verdict(arch, g, file, reg, False)
 	assert v.status == 'compiler' and 'load at 0, 10' in v.why
 	# the loop's exit no longer tests what the cas loaded
 	g = graph_of('arm64', REFCOUNT_SITE.replace('cmp\tw3, w1', 'cmp\tw4, w1'),
 		     'get', 0x28)
-	v, _ = codegen_sites.site_verdict(arch, g, file, reg, True)
+	v, _ = sites.site_verdict(arch, g, file, reg, True)
 	assert v.status == 'broken' and 'load at 10' in v.why
 	# a leg that ends in a tail call (gcc's foo.part.0): a call to order
 	tail = REFCOUNT_SITE.replace('str\twzr, [x5]',
 				     'b\t0 <ext>\n\t\t\t20: R_AARCH64_JUMP26\text')
-	v, _ = codegen_sites.site_verdict(arch, graph_of('arm64', tail, 'get', 0x28),
+	v, _ = sites.site_verdict(arch, graph_of('arm64', tail, 'get', 0x28),
 					  file, reg, True)
 	assert v.status == 'guaranteed' and [s.addr for s in v.stores] == [0x20]
-	v, _ = codegen_sites.site_verdict(arch, graph_of('arm64', tail.replace(
+	v, _ = sites.site_verdict(arch, graph_of('arm64', tail.replace(
 		'cmp\tw3, w1', 'cmp\tw4, w1'), 'get', 0x28), file, reg, True)
 	assert v.status == 'broken'
 	# no branch at the condition at all: the condition's loads are the
@@ -438,7 +443,7 @@ def test_site_cmpxchg_loop_is_followed_to_its_loads():
 			     '   4:', '/t/include/linux/refcount.h:150\n   4:')
 		     .replace('inlined by /t/net/netfilter/nf_conntrack_core.c:744 '
 			      '(get)\n   4:', '   4:'), 'get', 0x28)
-	v, found = codegen_sites.site_verdict(arch, g, file, reg, True)
+	v, found = sites.site_verdict(arch, g, file, reg, True)
 	assert v.status == 'broken', v.why
 
 
@@ -459,12 +464,12 @@ def test_site_lr_sc_loops_riscv_powerpc():
 	  18:	ret
 	'''
 	arch = arches.get('riscv')
-	reg = codegen_sites.Region({10}, {10, 11})
+	reg = sites.Region({10}, {10, 11})
 	g = graph_of('riscv', riscv, 'get', 0x1c)
-	v, _ = codegen_sites.site_verdict(arch, g, 'kernel/x.c', reg, True)
+	v, _ = sites.site_verdict(arch, g, 'kernel/x.c', reg, True)
 	assert v.status == 'guaranteed' and v.loads == [0x0], v.why
 	g = graph_of('riscv', riscv.replace('beqz\ta5', 'beqz\ta6'), 'get', 0x1c)
-	v, _ = codegen_sites.site_verdict(arch, g, 'kernel/x.c', reg, True)
+	v, _ = sites.site_verdict(arch, g, 'kernel/x.c', reg, True)
 	assert v.status != 'guaranteed'
 	ppc = riscv.replace('lr.w\ta5,(a0)', 'lwarx   r9,0,r3').replace(
 		'beqz\ta5,14', 'beq     cr7,14').replace(
@@ -477,11 +482,11 @@ def test_site_lr_sc_loops_riscv_powerpc():
 			  '   4:\tcmpwi   cr7,r9,0\n\t   8:\tbeq     cr7,14 <get+0x14>')
 	arch = arches.get('powerpc')
 	g = graph_of('powerpc', ppc, 'get', 0x1c)
-	v, _ = codegen_sites.site_verdict(arch, g, 'kernel/x.c', reg, True)
+	v, _ = sites.site_verdict(arch, g, 'kernel/x.c', reg, True)
 	assert v.status == 'guaranteed' and v.loads == [0x0], (v.status, v.why)
 	g = graph_of('powerpc', ppc.replace('cmpwi   cr7,r9', 'cmpwi   cr7,r8'),
 		     'get', 0x1c)
-	v, _ = codegen_sites.site_verdict(arch, g, 'kernel/x.c', reg, True)
+	v, _ = sites.site_verdict(arch, g, 'kernel/x.c', reg, True)
 	assert v.status != 'guaranteed'
 
 
@@ -514,18 +519,18 @@ put():
 
 def test_site_peeled_loop():
 	arch = arches.get('arm64')
-	reg = codegen_sites.Region({10}, {10, 11})
-	v, _ = codegen_sites.site_verdict(arch, graph_of('arm64', PEELED, 'put', 0x20),
+	reg = sites.Region({10}, {10, 11})
+	v, _ = sites.site_verdict(arch, graph_of('arm64', PEELED, 'put', 0x20),
 					  'kernel/x.c', reg, True)
 	assert v.status == 'guaranteed', v.why
 	# the second round's branch tests no load: the first load is still
 	# the one to order, and nothing does
-	v, _ = codegen_sites.site_verdict(
+	v, _ = sites.site_verdict(
 		arch, graph_of('arm64', PEELED.replace('  14:\tcbz\tw1', '  14:\tcbz\tw9'),
 			       'put', 0x20), 'kernel/x.c', reg, True)
 	assert v.status == 'broken', v.why
 	# the first load's value still held (in w2) at the second branch
-	v, _ = codegen_sites.site_verdict(
+	v, _ = sites.site_verdict(
 		arch, graph_of('arm64', PEELED.replace('  10:\tldr\tw1, [x0]',
 						       '  10:\tldr\tw2, [x0]').replace(
 			'  14:\tcbz\tw1', '  14:\tcbz\tw2'), 'put', 0x20),
@@ -625,13 +630,13 @@ out:
 
 
 def test_region_legs_and_exits():
-	r = codegen_sites.region(SOURCE, 5)
+	r = sites.region(SOURCE, 5)
 	assert r.condition == {5, 6} and r.ordered == set(range(6, 11))
 	# break: the rest of the function is ordered, up to a label
-	r = codegen_sites.region(SOURCE, 17)
+	r = sites.region(SOURCE, 17)
 	assert r.condition == {17} and r.ordered == set(range(17, 22))
 	with pytest.raises(Error):
-		codegen_sites.region(SOURCE, 3)
+		sites.region(SOURCE, 3)
 
 
 def test_stores_of_a_call_in_the_condition_are_not_the_legs():
@@ -640,7 +645,7 @@ def test_stores_of_a_call_in_the_condition_are_not_the_legs():
 
 	def called(*where):
 		insn = disasm.Insn('.text', 0, 'str', where=where)
-		return codegen_sites._called(insn, 'kernel/sched/core.c', cond)
+		return sites._called(insn, 'kernel/sched/core.c', cond)
 	# ttwu_runnable(), inlined into the condition of try_to_wake_up()
 	assert called(('/t/kernel/sched/core.c', 3712),
 		      ('/t/kernel/sched/core.c', 4153))
@@ -676,11 +681,11 @@ diff --git a/ipc/msg.c b/ipc/msg.c
 def test_patch_sites(tmp_path):
 	p = tmp_path / '0001-ipc.patch'
 	p.write_text(PATCH)
-	assert codegen_sites.patch_sites(p) == [
-		codegen_sites.Site('ipc/msg.c', 1213, '0001-ipc.patch')]
+	assert sites.patch_sites(p) == [
+		sites.Site('ipc/msg.c', 1213, '0001-ipc.patch')]
 	p.write_text(PATCH.replace('+\t\t\t     x) {', '+\t\t\t     y) {'))
 	with pytest.raises(Error, match='more than'):
-		codegen_sites.patch_sites(p)
+		sites.patch_sites(p)
 
 
 def test_retarget():
@@ -693,7 +698,7 @@ def test_retarget():
 
 
 def test_corpus_cases():
-	cases = codegen.cases()
+	cases = corpus.cases()
 	names = [k.name for k in cases]
 	assert len(names) == len(set(names))
 	tags = {t for k in cases for t in k.tags}
@@ -713,13 +718,13 @@ def test_compile_error_line():
 		        volatile_if (q || 1 > 0)
 		        ^
 		1 error generated."""))
-	assert codegen.compile_error(clang).startswith('/t/tests/codegen/constant_or.c:14:2: error: call')
-	assert codegen.compile_error(Error('x failed', '')) == 'x failed'
+	assert corpus.compile_error(clang).startswith('/t/tests/codegen/constant_or.c:14:2: error: call')
+	assert corpus.compile_error(Error('x failed', '')) == 'x failed'
 
 
 @pytest.fixture(scope='module')
 def codegen_tree(test_tree):
-	"""The series worktree of the tests.  Not codegen.default_tree(): a
+	"""The series worktree of the tests.  Not corpus.default_tree(): a
 	test run would reset that under a running scripts/bench-codegen
 	whenever the patches have changed."""
 	return test_tree
@@ -739,8 +744,8 @@ def test_matrix(codegen_tree):
 	volatile_if, and is broken with if () on the weakly ordered
 	architectures (no branch at all), ordered by the compiler on TSO."""
 	def build(arch, compiler):
-		return codegen.kernel_build(codegen_tree, arches.get(arch), compiler)
-	m = codegen.run(codegen.ARCHES, codegen.COMPILERS, codegen.CHECKED,
+		return corpus.kernel_build(codegen_tree, arches.get(arch), compiler)
+	m = corpus.run(arches.CODEGEN_ARCHES, corpus.COMPILERS, corpus.CHECKED,
 			build=build)
 	print(m.text())
 	cells = m.cells
@@ -770,13 +775,13 @@ def test_matrix(codegen_tree):
 def test_kunit_sites(codegen_tree):
 	"""base-patch's litmus sites are guaranteed in the objects of the
 	four weakly ordered architectures and both compilers."""
-	sites = codegen_sites.kunit_sites(codegen_tree)
-	assert len(sites) == len(codegen_sites.KUNIT_FUNCTIONS)
-	report = codegen_sites.analyse(codegen_tree, sites)
+	kunit = sites.kunit_sites(codegen_tree)
+	assert len(kunit) == len(sites.KUNIT_FUNCTIONS)
+	report = sites.analyse(codegen_tree, kunit)
 	print(report.text())
 	assert not report.missing
 	got = {(r.site, r.arch, r.compiler) for r in report.results}
-	assert got == {(s, a, c) for s in sites for a in codegen_sites.WEAK
-		       for c in codegen.COMPILERS}
+	assert got == {(s, a, c) for s in kunit for a in sites.WEAK
+		       for c in corpus.COMPILERS}
 	assert all(r.verdict.status == 'guaranteed' for r in report.results), \
 		report.text()

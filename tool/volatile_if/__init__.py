@@ -10,5 +10,6 @@ Below it: common.py (paths, errors, programs), tree.py (kernel trees and
 scratch worktrees), kbuild.py (kernel builds), arches.py (per-architecture
 facts), ctext.py (C text: comments, brackets, statement ends), data/
 (subject prefixes, header objects).
-Beside it, the machine-code analysis of `codegen`: codegen.py,
-codegen_sites.py, ctrldep.py, isa.py, disasm.py, recompile.py."""
+Beside it, the machine-code analysis of `codegen`, codegen/: corpus.py and
+sites.py, on recompile.py, disasm.py, ctrldep.py and isa/ (a module per
+instruction set, named by arches.py)."""

@@ -7,7 +7,8 @@ import os
 import sys
 from pathlib import Path
 
-from . import arches, b4, boot, check, codegen, codegen_sites, convert, review, scan, tree
+from . import arches, b4, boot, check, convert, review, scan, tree
+from .codegen import corpus, sites
 from .common import DEFAULT_TREE, Error, generated_patches, jobs, require
 
 
@@ -120,14 +121,14 @@ def cmd_codegen(args) -> int:
 	worktree = check.series_tree(tree.kernel_tree(args.tree or DEFAULT_TREE),
 				     patches)
 	if args.sites:
-		result = codegen_sites.run(worktree, patches,
-					   compilers=args.cc or codegen.COMPILERS,
-					   variants=args.variant or ('if',))
+		result = sites.run(worktree, patches,
+				   compilers=args.cc or corpus.COMPILERS,
+				   variants=args.variant or ('if',))
 	else:
-		result = codegen.run(args.arch or codegen.ARCHES,
-				     args.cc or codegen.COMPILERS,
-				     args.variant or codegen.CHECKED,
-				     worktree=worktree)
+		result = corpus.run(args.arch or arches.CODEGEN_ARCHES,
+				    args.cc or corpus.COMPILERS,
+				    args.variant or corpus.CHECKED,
+				    worktree=worktree)
 	if args.json:
 		json.dump(result.json(), sys.stdout, indent=1)
 		print()
@@ -200,12 +201,12 @@ def parser() -> argparse.ArgumentParser:
 	g.add_argument('--patches', type=Path, default=None,
 		       help='the series (default: generated-patches/'
 		       '<version of the tree>/)')
-	g.add_argument('--arch', action='append', choices=codegen.ARCHES,
+	g.add_argument('--arch', action='append', choices=arches.CODEGEN_ARCHES,
 		       help='only this architecture (repeatable; the sites are '
 		       'checked on arm64)')
-	g.add_argument('--cc', action='append', choices=codegen.COMPILERS,
+	g.add_argument('--cc', action='append', choices=corpus.COMPILERS,
 		       help='only this compiler (repeatable)')
-	g.add_argument('--variant', action='append', choices=list(codegen.VARIANTS),
+	g.add_argument('--variant', action='append', choices=list(corpus.VARIANTS),
 		       help='volatile_cond() variants to compare (repeatable; '
 		       'default: if and volatile_if)')
 	g.add_argument('--sites', action='store_true',

@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set
 
-from . import (arches, check, codegen, ctrldep, disasm, isa, kbuild, recompile,
-	       tree)
-from .common import GENERATED_PATCHES, Error, progress
+from .. import arches, check, kbuild, tree
+from ..common import GENERATED_PATCHES, Error, progress
+from . import corpus, ctrldep, disasm, isa, recompile
 
 # base-patch's own sites that the KUnit litmus tests run on two CPUs
 KUNIT_FILE = 'lib/volatile_if_kunit.c'
@@ -292,7 +292,7 @@ class _Object:
 	def __init__(self, arch: arches.Arch, path: Path):
 		self.arch = arch
 		self.obj = disasm.disassemble(arch.objdump, path, lines=True)
-		self.decoder = isa.Decoder(arch.isa)
+		self.decoder = isa.decoder(arch.isa)
 
 	def functions_at(self, file: str, lines: Set[int]) -> List[str]:
 		"""The functions with code of @lines of @file; a gcc-split part
@@ -337,7 +337,7 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 		  _at(i, file, reg.ordered) and not _called(i, file, reg.condition)}
 	verdict = ctrldep.analyse(g, seed=lambda n, _: n in seeds,
 				  ordered=lambda n, _: n in stores,
-				  clobbered=arch.isa.clobbered, tso=arch.tso,
+				  clobbered=isa.get(arch.isa).clobbered, tso=arch.tso,
 				  before_load=False, through=set(found) or None,
 				  branch_required=branch_required)
 	if verdict.status in ('unknown',) or g.outside:
@@ -366,7 +366,7 @@ def _site_in(arch, objects: Dict[str, _Object], site: Site, file: str,
 			g = o.graph(name)
 			v, found = site_verdict(
 				arch, g, file, reg,
-				codegen.VARIANTS[variant].guarantees)
+				corpus.VARIANTS[variant].guarantees)
 			if variant == 'volatile_if':
 				result = SiteResult(site, arch.name, compiler, name, v,
 						    branch=g.insns[found[0]].addr
@@ -388,22 +388,22 @@ def _compile(worktree: Path, b: kbuild.KernelBuild, arch_name: str, compiler: st
 	@report, if it does not), disassembled."""
 	argv = recompile.recorded(b, target)
 	source = Path(argv[-1])
-	out = codegen.OUT / worktree.name / f'sites-{arch_name}-{compiler}'
+	out = corpus.OUT / worktree.name / f'sites-{arch_name}-{compiler}'
 	objects = {}
 	# volatile_if first: its functions are the sites'
 	for v in ('volatile_if',) + tuple(x for x in variants if x != 'volatile_if'):
-		overlay = codegen.VARIANTS[v].overlay
+		overlay = corpus.VARIANTS[v].overlay
 		try:
 			path = recompile.compile_c(
 				b, argv, source, out / v / target,
-				include=codegen.CORPUS / 'variants' / overlay
+				include=corpus.CORPUS / 'variants' / overlay
 				if overlay else None,
-				defines=codegen.VARIANTS[v].defines, debug=True)
+				defines=corpus.VARIANTS[v].defines, debug=True)
 		except Error as e:
 			if v == 'volatile_if':
 				raise
 			report.failed.append(f'{target} {arch_name} {compiler} {v}: '
-					     f'{codegen.compile_error(e)}')
+					     f'{corpus.compile_error(e)}')
 			continue
 		objects[v] = _Object(arches.get(arch_name), path)
 	return objects
@@ -411,10 +411,10 @@ def _compile(worktree: Path, b: kbuild.KernelBuild, arch_name: str, compiler: st
 
 def analyse(worktree: Path, sites: Sequence[Site], *,
 	    arch_names: Sequence[str] = WEAK,
-	    compilers: Sequence[str] = codegen.COMPILERS,
+	    compilers: Sequence[str] = corpus.COMPILERS,
 	    variants: Sequence[str] = ('if',)) -> SiteReport:
 	"""Check @sites of @worktree in the objects of each of @arch_names
-	and each compiler; @variants (codegen.VARIANTS) are compiled for
+	and each compiler; @variants (corpus.VARIANTS) are compiled for
 	comparison, 'if' being the unconverted object."""
 	report = SiteReport(list(arch_names), [])
 	by_object: Dict[str, List[Site]] = {}
@@ -426,7 +426,7 @@ def analyse(worktree: Path, sites: Sequence[Site], *,
 		arch = arches.get(arch_name)
 		for compiler in compilers:
 			found: Set[Site] = set()
-			b = codegen.kernel_build(worktree, arch, compiler)
+			b = corpus.kernel_build(worktree, arch, compiler)
 			for target, group in sorted(by_object.items()):
 				progress(f'[codegen {arch_name} {compiler}] {target}: '
 					 f'{len(group)} sites')
@@ -437,7 +437,7 @@ def analyse(worktree: Path, sites: Sequence[Site], *,
 					# volatile_if itself: its sites are missing here
 					report.failed.append(
 						f'{target} {arch_name} {compiler} volatile_if: '
-						f'{codegen.compile_error(e)}')
+						f'{corpus.compile_error(e)}')
 					continue
 				for s in group:
 					rs = _site_in(arch, objects, s, s.file,
@@ -465,6 +465,6 @@ def all_sites(worktree: Path, patches: Optional[Sequence[Path]] = None
 def run(worktree: Optional[Path] = None, patches: Optional[Sequence[Path]] = None,
 	**options) -> SiteReport:
 	"""The sites of @patches (default: generated-patches) and of the KUnit
-	test, checked in @worktree (default: codegen.default_tree())."""
-	wt = worktree or codegen.default_tree()
+	test, checked in @worktree (default: corpus.default_tree())."""
+	wt = worktree or corpus.default_tree()
 	return analyse(wt, all_sites(wt, patches), **options)

@@ -8,8 +8,8 @@ import shlex
 from pathlib import Path
 from typing import List, Optional, Sequence
 
-from . import kbuild
-from .common import Error, ccache_env, run
+from .. import kbuild
+from ..common import Error, ccache_env, run
 
 # An object every build has (obj-y in lib/Makefile), without volatile_if, so
 # that its flags are there even where a volatile_if site does not compile.

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Codegen: what the compilers make of control dependencies.
+"""Codegen of the corpus: what the compilers make of control dependencies.
 
 Input: the corpus tests/codegen/*.c, the series worktree (base-patch's
 volatile_if and the kernel's headers), its check builds.
@@ -18,14 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, List, Optional, Sequence, Tuple
 
-from . import arches, check, ctrldep, disasm, isa, kbuild, recompile, tree
-from .common import (BASE_PATCH, BUILD, DEFAULT_TREE, GENERATED_PATCHES,
-		     REPO, Error, jobs, progress)
+from .. import arches, check, kbuild, tree
+from ..common import (BASE_PATCH, BUILD, DEFAULT_TREE, GENERATED_PATCHES,
+		      REPO, Error, jobs, progress)
+from . import ctrldep, disasm, isa, recompile
 
 CORPUS = REPO / 'tests' / 'codegen'
 OUT = BUILD / 'codegen'
-# the architectures whose machine code isa.py reads
-ARCHES = tuple(name for name, a in arches.ARCHES.items() if a.isa)
 COMPILERS = ('gcc', 'clang')
 
 
@@ -136,13 +135,13 @@ def analyse_function(arch: arches.Arch, obj: disasm.Object, name: str,
 	func = obj.functions.get(name)
 	if not func:
 		return ctrldep.Verdict('none', 0, why=f'{name} is not in the object')
-	a = arch.isa.args
+	a = decoder.isa.args
 	init = {a[0]: frozenset('a'), a[1]: frozenset('b'), a[2]: frozenset('c')}
 	return ctrldep.analyse(
 		ctrldep.graph(obj, func, decoder),
 		seed=lambda n, labels: 'a' in labels,
 		ordered=lambda n, labels: 'b' in labels,
-		init=init, clobbered=arch.isa.clobbered, tso=arch.tso,
+		init=init, clobbered=decoder.isa.clobbered, tso=arch.tso,
 		branch_required=branch_required)
 
 
@@ -237,7 +236,7 @@ def compile_error(e: Error) -> str:
 	return (errors or lines or [str(e)])[0][:300]
 
 
-def run(arch_names: Sequence[str] = ARCHES,
+def run(arch_names: Sequence[str] = arches.CODEGEN_ARCHES,
 	compilers: Sequence[str] = COMPILERS,
 	variants: Sequence[str] = CHECKED, *,
 	worktree: Optional[Path] = None,
@@ -288,7 +287,7 @@ def run(arch_names: Sequence[str] = ARCHES,
 				     ctrldep.Verdict('error', 0, why=compile_error(e)))
 				for k in names]
 		obj = disasm.disassemble(arch.objdump, out)
-		decoder = isa.Decoder(arch.isa)
+		decoder = isa.decoder(arch.isa)
 		return [Cell(k.name, a, c, v,
 			     analyse_function(arch, obj, k.symbol, decoder,
 					      VARIANTS[v].guarantees))

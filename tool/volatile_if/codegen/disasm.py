@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
-from .common import run
+from ..common import run
 
 # A source location chain, innermost first: ((file, line), ...)
 Where = Tuple[Tuple[str, int], ...]

@@ -36,7 +36,7 @@ from typing import (Callable, Dict, FrozenSet, List, NamedTuple, Optional,
 		    Set, Tuple)
 
 from .disasm import Function, Insn, Object
-from .isa import NONE, Decoder, Sem
+from .isa.base import NONE, Decoder, Sem
 
 RANK = ('guaranteed', 'compiler', 'dep', 'pred', 'broken')   # better to worse
 # machine code that orders every store, whatever the reason

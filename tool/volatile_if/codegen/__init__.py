@@ -1,0 +1,13 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Codegen: is the branch of a control dependency in the machine code?
+
+  corpus.py     the corpus tests/codegen/ x architectures x compilers x
+		volatile_cond() variants, as a matrix of verdicts
+  sites.py      the converted sites, in the kernel objects that hold them
+both on
+  recompile.py  a C file compiled with the command kbuild recorded
+  disasm.py     an object file as functions of instructions (objdump)
+  ctrldep.py    the verdict: are the stores ordered after the loads?
+  isa/          what an instruction does, one module per instruction set
+		(its grammar and decoder); arches.Arch.isa names one
+"""

@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-2.0
+"""64-bit RISC-V, as GNU objdump prints it."""
+
+import re
+
+from . import base
+from .base import NONE, Isa, Sem, split_operands
+
+ISA = Isa(
+	name='riscv',
+	regs=r'\b(zero|ra|sp|gp|tp|t[0-6]|s[0-9]|s1[01]|a[0-7]|fp)\b',
+	args=tuple(f'a{n}' for n in range(8)),
+	clobbered=('ra',) + tuple(f't{n}' for n in range(7)) +
+		  tuple(f'a{n}' for n in range(8)),
+	stack=('sp', 's0'),
+	comment='#',
+	load=r'l[bhwd]u?|lr\.[wd](\.aq|\.rl|\.aqrl)?',
+	store=r's[bhwd]|sc\.[wd](\.aq|\.rl|\.aqrl)?',
+	atomic=r'amo\w+\.[wd](\.aq|\.rl|\.aqrl)?',
+	acquire=r'lr\.[wd]\.aq(rl)?|amo\w+\.[wd]\.aq(rl)?',
+	cond_branch=r'b(eq|ne|lt|ge|ltu|geu|gt|le|gtu|leu)|b(eq|ne|lt|ge|gt|le)z',
+	jump=r'j',
+	call=r'jalr?',
+	ret=r'ret',
+	indirect=r'jr',
+	no_dest=r'fence(\.i|\.tso)?|nop|ecall|ebreak|csr[wsc]i?|sfence\.vma|wfi|'
+		r'pause|cbo\.\w+|prefetch\.\w',
+	# fence with a read before and a write after it; fence.tso; bare fence
+	fence=r'fence(\.tso|( [iorw]*r[iorw]*,[iorw]*w[iorw]*)?)',
+	aliases=((r'^fp$', 's0'),),
+	zero=('zero',),
+)
+
+
+class Decoder(base.Decoder):
+	def sem(self, m: str, text: str) -> Sem:
+		if self.match('fence', f'{m} {text}'.strip()):
+			return Sem(fence=True)
+		ops = split_operands(text)
+		regs = self.regs(text)
+		if self.match('cond_branch', m):
+			return Sem(flow='cond', cond=frozenset(regs))
+		if m == 'jr' and regs == ['ra']:
+			return Sem(flow='ret')
+		for kind in ('jump', 'call', 'ret', 'indirect'):
+			if self.match(kind, m):
+				return Sem(flow=kind)
+		atomic = self.match('atomic', m)
+		if atomic or self.match('load', m) or self.match('store', m):
+			mem = re.fullmatch(r'(-?\d+)?\((\w+)\)', ops[-1])
+			addr = [self.canonical(mem.group(2))] if mem else []
+			slot = self._slot(addr[0], mem.group(1)) if addr else None
+			first = regs[:1]
+			load = atomic or self.match('load', m)
+			if atomic:        # amo<op> rd, rs2, (rs1)
+				return Sem(loaded=frozenset(first), load=True, store=True,
+					   addr=frozenset(addr), values=frozenset(regs[1:2]),
+					   acquire=self.match('acquire', m))
+			if m.startswith('sc.'):
+				return Sem(defs=frozenset(first), store=True,
+					   addr=frozenset(addr), values=frozenset(regs[1:2]))
+			return Sem(loaded=frozenset(first) if load else NONE, load=load,
+				   store=not load, addr=frozenset(addr),
+				   values=NONE if load else frozenset(first),
+				   slot=slot, acquire=self.match('acquire', m))
+		return self._generic(m, ops, flags=NONE)
