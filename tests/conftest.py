@@ -70,7 +70,7 @@ def test_tree(pristine):
 	"""pristine + base-patch + generated-patches, applied with git am: the
 	worktree (and builds) that volatile-if check and boot use too."""
 	try:
-		return check.series_tree(pristine, tree.series(common.GENERATED_PATCHES))
+		return tree.series_tree(pristine, tree.series(common.GENERATED_PATCHES))
 	except common.Error as e:
 		pytest.fail(f'{e}\n{e.details}')
 

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Dict, Sequence
 
 from . import arches, kunit_qemu, tree, workload
-from .check import series_tree
 
 
 @dataclass
@@ -39,7 +38,7 @@ def boot(kernel: Path, patches: Sequence[Path],
 	 arch_names: Sequence[str] = arches.QEMU_ARCHES) -> Dict[str, ArchBoot]:
 	for name in arch_names:
 		kunit_qemu.require_tools(arches.get(name))
-	wt = series_tree(kernel, tree.numbered(patches))
+	wt = tree.series_tree(kernel, tree.numbered(patches))
 	runs = {}
 	for name in arch_names:
 		arch = arches.get(name)

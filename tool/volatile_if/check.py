@@ -17,20 +17,9 @@ from typing import Dict, List, Sequence
 
 from . import arches, checkpatch, kbuild, tree
 from .checkpatch import Verdict
-from .common import CONFIGS, Error, base_patch, progress, require, run, table
+from .common import Error, progress, require, run
 
-# A header has no object of its own: data/header-objects names one.
-HEADER_OBJECTS = dict(table('header-objects'))
-CHECK_CONFIG = CONFIGS / 'check.config'
 NOT_BUILT = 'n/a'
-
-
-def series_tree(kernel: Path, patches: Sequence[Path]) -> Path:
-	"""A scratch worktree of @kernel's HEAD with base-patch, unless HEAD
-	has it already, and @patches."""
-	base = [] if tree.has_volatile_if(kernel) else tree.series(base_patch(kernel))
-	return tree.scratch_worktree(kernel, f'{kernel.name}-series',
-				     base + list(patches), base='HEAD')
 
 
 def touched_files(worktree: Path, count: int) -> List[str]:
@@ -40,24 +29,10 @@ def touched_files(worktree: Path, count: int) -> List[str]:
 	return sorted(out.split())
 
 
-def object_for(worktree: Path, path: str) -> str:
-	if path.endswith('.c'):
-		return path[:-2] + '.o'
-	if path in HEADER_OBJECTS:
-		return HEADER_OBJECTS[path]
-	name = re.sub(r'^include/', '', path)
-	users = run(['git', '-C', worktree, 'grep', '-l', f'#include <{name}>',
-		     '--', '*.c']).stdout.split()
-	if not users:
-		raise Error(f'no .c file includes {path}: name an object that uses it '
-			    'in tool/volatile_if/data/header-objects')
-	return users[0][:-2] + '.o'
-
-
 def build(kernel: Path, arch: arches.Arch) -> kbuild.KernelBuild:
 	"""The check build of @arch: defconfig + configs/check.config."""
 	return kbuild.KernelBuild(kernel, arch, 'check',
-				  CHECK_CONFIG.read_text())
+				  kbuild.CHECK_CONFIG.read_text())
 
 
 @dataclass
@@ -96,7 +71,7 @@ def sparse_warnings(b: kbuild.KernelBuild, files: Sequence[str]) -> Dict[str, Li
 	without line numbers, so that before and after can be compared."""
 	found = {f: [] for f in files}
 	for f in files:
-		obj = object_for(b.tree, f)
+		obj = kbuild.object_for(b.tree, f)
 		out = b.make('C=2', obj, log=b.out / 'logs' / f'sparse-{Path(obj).name}.log').stdout
 		for line in out.splitlines():
 			m = _SPARSE.match(line.strip())
@@ -117,7 +92,7 @@ def check(kernel: Path, patches: Sequence[Path],
 	for name in arch_names:
 		build(kernel, arches.get(name)).compiler()
 	result = CheckResult()
-	wt = series_tree(kernel, numbered)
+	wt = tree.series_tree(kernel, numbered)
 	for p in numbered:
 		result.checkpatch[p.name] = checkpatch.checkpatch(wt, p)
 	files = touched_files(wt, len(numbered))
@@ -130,7 +105,7 @@ def check(kernel: Path, patches: Sequence[Path],
 		for name in ('x86_64',) + tuple(a for a in arch_names if a != 'x86_64'):
 			if name not in builds:
 				builds[name] = build(wt, arches.get(name)).prepare()
-			if builds[name].enables(object_for(wt, f)):
+			if builds[name].enables(kbuild.object_for(wt, f)):
 				by_build.setdefault(name, []).append(f)
 				break
 		else:
@@ -150,7 +125,7 @@ def check(kernel: Path, patches: Sequence[Path],
 	result.new_sparse = {f: [w for w in after[f] if w not in before[f]]
 			     for f in files}
 
-	objects = sorted({object_for(wt, f) for f in files})
+	objects = sorted({kbuild.object_for(wt, f) for f in files})
 	for name in arch_names:
 		b = build(wt, arches.get(name)).prepare()
 		for n, obj in enumerate(objects, 1):

@@ -118,8 +118,8 @@ def cmd_boot(args) -> int:
 
 def cmd_codegen(args) -> int:
 	patches = _patches(_series_dir(args)) if args.sites else tree.series(_series_dir(args))
-	worktree = check.series_tree(tree.kernel_tree(args.tree or DEFAULT_TREE),
-				     patches)
+	worktree = tree.series_tree(tree.kernel_tree(args.tree or DEFAULT_TREE),
+				    patches)
 	if args.sites:
 		result = sites.run(worktree, patches,
 				   compilers=args.cc or corpus.COMPILERS,

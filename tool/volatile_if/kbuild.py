@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Kernel builds: one build directory per tree, architecture, compiler and
-configuration, configured and prepared once, then asked for objects."""
+configuration, configured and prepared once, then asked for objects; and
+which object a source file is built into."""
 
 import hashlib
 import re
@@ -8,10 +9,14 @@ from pathlib import Path
 from typing import Dict, Optional
 
 from . import arches
-from .common import (BUILD, Error, ccache_env, compiler_vars, jobs,
-		     progress, require, run)
+from .common import (BUILD, CONFIGS, Error, ccache_env, compiler_vars, jobs,
+		     progress, require, run, table)
 
 OUT = BUILD / 'out'
+# What the check builds add to the defconfig; codegen's builds start from it.
+CHECK_CONFIG = CONFIGS / 'check.config'
+# A header has no object of its own: data/header-objects names one.
+HEADER_OBJECTS = dict(table('header-objects'))
 
 _OPTION = re.compile(r'^(CONFIG_\w+)=(.*)$|^# (CONFIG_\w+) is not set$')
 
@@ -124,3 +129,19 @@ class KernelBuild:
 		log = self.out / 'logs' / (target.replace('/', '_') + '.log')
 		self.make(target, log=log)
 		return log
+
+
+def object_for(worktree: Path, path: str) -> str:
+	"""The object that kbuild compiles @path of @worktree into; for a
+	header, that of data/header-objects or of a .c file including it."""
+	if path.endswith('.c'):
+		return path[:-2] + '.o'
+	if path in HEADER_OBJECTS:
+		return HEADER_OBJECTS[path]
+	name = re.sub(r'^include/', '', path)
+	users = run(['git', '-C', worktree, 'grep', '-l', f'#include <{name}>',
+		     '--', '*.c']).stdout.split()
+	if not users:
+		raise Error(f'no .c file includes {path}: name an object that uses it '
+			    'in tool/volatile_if/data/header-objects')
+	return users[0][:-2] + '.o'

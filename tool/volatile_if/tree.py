@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Kernel trees: checking them, and scratch worktrees with patch series on
-top of the pristine source that scripts/setup committed."""
+"""Kernel trees: checking them, and scratch worktrees holding patch series:
+on the pristine source that scripts/setup committed, or the series tree (a
+tree's HEAD, base-patch and a series) that check, boot and codegen build."""
 
 import email
 import hashlib
@@ -8,9 +9,9 @@ import os
 import re
 from pathlib import Path
 from dataclasses import dataclass
-from typing import Iterable, List, Optional, Tuple
+from typing import Iterable, List, Optional, Sequence, Tuple
 
-from .common import BUILD, Error, run
+from .common import BUILD, Error, base_patch, run
 
 PRISTINE = 'pristine'
 WORK = BUILD / 'work'
@@ -164,3 +165,11 @@ def scratch_worktree(tree: Path, name: str, patches: List[Path],
 	am(path, patches)
 	stampfile.write_text(stamp)
 	return path
+
+
+def series_tree(kernel: Path, patches: Sequence[Path]) -> Path:
+	"""A scratch worktree of @kernel's HEAD with base-patch, unless HEAD
+	has it already, and @patches."""
+	base = [] if has_volatile_if(kernel) else series(base_patch(kernel))
+	return scratch_worktree(kernel, f'{kernel.name}-series',
+				base + list(patches), base='HEAD')

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, List, Optional, Sequence, Tuple
 
-from .. import arches, check, kbuild, tree
+from .. import arches, kbuild, tree
 from ..common import (BASE_PATCH, BUILD, DEFAULT_TREE, GENERATED_PATCHES,
 		      REPO, Error, jobs, progress)
 from . import ctrldep, disasm, isa, recompile
@@ -103,7 +103,7 @@ SITE_CONFIG_64BIT = 'CONFIG_CSD_LOCK_WAIT_DEBUG=y\n'
 
 def kernel_config(arch: arches.Arch) -> str:
 	"""The configuration fragment of the codegen build of @arch."""
-	text = check.CHECK_CONFIG.read_text()
+	text = kbuild.CHECK_CONFIG.read_text()
 	return text + (SITE_CONFIG_64BIT if arch.bits == 64 else '')
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set
 
-from .. import arches, check, kbuild, tree
+from .. import arches, kbuild, tree
 from ..common import GENERATED_PATCHES, Error, progress
 from . import corpus, ctrldep, disasm, isa, recompile
 
@@ -419,7 +419,7 @@ def analyse(worktree: Path, sites: Sequence[Site], *,
 	report = SiteReport(list(arch_names), [])
 	by_object: Dict[str, List[Site]] = {}
 	for s in sites:
-		by_object.setdefault(check.object_for(worktree, s.file), []).append(s)
+		by_object.setdefault(kbuild.object_for(worktree, s.file), []).append(s)
 	regions = {s: region((worktree / s.file).read_text(errors='replace'), s.line)
 		   for s in sites}
 	for arch_name in arch_names:
