@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set
 
-from .. import arches, kbuild, tree
+from .. import arches, ctext, kbuild, tree
 from ..common import GENERATED_PATCHES, Error, progress
 from . import corpus, ctrldep, disasm, isa, recompile
 
@@ -99,53 +99,6 @@ def kunit_sites(worktree: Path) -> List[Site]:
 	return sites
 
 
-def _blank(text: str) -> str:
-	"""@text with comments, strings and character constants blanked,
-	line breaks kept, so that brackets can be counted."""
-	def repl(m):
-		return re.sub(r'[^\n]', ' ', m.group(0))
-	return re.sub(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|'
-		      r"'(?:\\.|[^'\\\n])*'", repl, text, flags=re.S)
-
-
-def _match(text: str, i: int) -> int:
-	"""Index after the bracket closing the one at @i."""
-	pairs = {'(': ')', '{': '}'}
-	depth, open_, close = 0, text[i], pairs[text[i]]
-	for j in range(i, len(text)):
-		depth += (text[j] == open_) - (text[j] == close)
-		if depth == 0:
-			return j + 1
-	raise Error('unbalanced brackets')
-
-
-def _skip(text: str, i: int) -> int:
-	while i < len(text) and text[i].isspace():
-		i += 1
-	return i
-
-
-def _statement(text: str, i: int) -> int:
-	"""Index after the statement starting at @i (after blanks)."""
-	i = _skip(text, i)
-	if text[i] == '{':
-		return _match(text, i)
-	m = re.match(r'(if|for|while|switch)\b\s*', text[i:])
-	if m:
-		end = _statement(text, _match(text, i + m.end()))
-		if m.group(1) == 'if':
-			j = _skip(text, end)
-			if re.match(r'else\b', text[j:]):
-				return _statement(text, j + 4)
-		return end
-	depth = 0
-	while True:
-		depth += (text[i] in '({') - (text[i] in ')}')
-		if text[i] == ';' and depth == 0:
-			return i + 1
-		i += 1
-
-
 @dataclass
 class Region:
 	condition: Set[int]     # lines of the condition
@@ -157,23 +110,19 @@ def region(source: str, line: int) -> Region:
 	it orders: its legs, and when a leg leaves (return, goto, break,
 	continue) and there is no else, the rest of the function up to the
 	first label, where other paths come in."""
-	text = _blank(source)
-	starts = [0] + [m.end() for m in re.finditer('\n', text)]
-
-	def line_of(i):
-		return text.count('\n', 0, i) + 1
-	m = re.compile(r'\bvolatile_if\b\s*').search(text, starts[line - 1])
-	if not m or line_of(m.start()) != line:
+	text = ctext.blank(source)
+	m = re.compile(r'\bvolatile_if\b').search(text, ctext.offset(text, line, 0))
+	if not m or ctext.line_of(text, m.start()) != line:
 		raise Error(f'no volatile_if at line {line}')
-	cond_end = _match(text, m.end())
-	then_end = _statement(text, cond_end)
-	end = then_end
+	try:
+		_, close = ctext.condition(source, m.start())
+		then_end = ctext.statement_end(source, close + 1)
+		end = ctext.statement_end(source, m.start())    # with its else
+	except ctext.CTextError as e:
+		raise Error(f'the volatile_if at line {line}: {e}') from None
+	cond_end = close + 1
 	last = None             # the line before a label that ends the region
-	j = _skip(text, then_end)
-	has_else = bool(re.match(r'else\b', text[j:]))
-	if has_else:
-		end = _statement(text, j + 4)
-	if not has_else and _EXITS.search(text, cond_end, then_end):
+	if end == then_end and _EXITS.search(text, cond_end, then_end):   # no else
 		depth = text.count('{', 0, m.start()) - text.count('}', 0, m.start())
 		k = then_end
 		while depth > 0 and k < len(text):
@@ -182,11 +131,12 @@ def region(source: str, line: int) -> Region:
 		label = _LABEL.search(text, then_end, k)
 		end = k
 		if label:
-			last = line_of(label.start()) - 1
+			last = ctext.line_of(text, label.start()) - 1
 	# From the condition's last line: compilers give a store merged from
 	# both legs the line of the if.
-	return Region(set(range(line, line_of(cond_end) + 1)),
-		      set(range(line_of(cond_end), (last or line_of(end)) + 1)))
+	cond_line = ctext.line_of(text, cond_end)
+	return Region(set(range(line, cond_line + 1)),
+		      set(range(cond_line, (last or ctext.line_of(text, end)) + 1)))
 
 
 @dataclass
