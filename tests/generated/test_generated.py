@@ -58,7 +58,7 @@ def test_check_sparse_and_builds(pristine):
 		  for a, why in row.items() if why not in ('ok', check.NOT_BUILT)}
 	assert not failed
 	# n/a: the architecture's configuration does not build the object
-	# (irq-apple-aic is arm64's); every object builds somewhere.
+	# (irq-apple-aic, say, is arm64's); every object builds somewhere.
 	assert all('ok' in row.values() for row in result.builds.values()), \
 		result.table()
 

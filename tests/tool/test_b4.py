@@ -202,8 +202,8 @@ def test_convert_b4_on_a_small_kernel(tool, small_kernel, tmp_path):
 		cover = ours[0].read_text()
 		left, dismissed = cover.split('\nDismissed:')
 		assert 'lib/vif_b4.c:33 vif_b4_undecided() [hoisted-store-hazard]' in left
-		assert '\n  lib/vif_b4.c:25 vif_b4_hoisted(): both legs store one ' \
-			'constant\n' in dismissed
+		assert '\n  lib/vif_b4.c:25 vif_b4_hoisted() [hoisted-store-hazard]\n' \
+			'      both legs store one constant\n' in dismissed
 		patch = ours[1].read_text()
 		assert '+\tvolatile_if (!READ_ONCE(*flag))\n' in patch
 		assert 'Reviewed: the store to data in the branch.' in \

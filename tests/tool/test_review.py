@@ -279,7 +279,7 @@ def test_review_under_a_terminal(tool, fixture):
 	assert term.wait() == 0
 
 
-def test_cover_letter_lists_dismissed_sites_one_line_each():
+def test_cover_letter_lists_dismissed_sites_with_their_reasons():
 	from volatile_if import series
 	dismissed = review.Decision(HOIST_KEY, HOIST.idiom, 'dismissed',
 				    'both legs store a constant no one orders on')
@@ -287,6 +287,7 @@ def test_cover_letter_lists_dismissed_sites_one_line_each():
 	left, gone = body.split('Dismissed:')
 	assert 'drivers/vif.c:9 vif_documented() [documented-ctrl-dep]' in left
 	assert 'vif_hoisted' not in left
-	assert '\n  drivers/vif.c:17 vif_hoisted(): both legs store a constant no ' \
-		'one orders on\n' in gone
+	assert '\n  drivers/vif.c:17 vif_hoisted() [hoisted-store-hazard]\n' \
+		'      both legs store a constant no one orders on\n' in gone
+	assert max(len(line) for line in body.splitlines()) <= 72
 	assert 'Dismissed' not in series.cover_letter([], [DOC], 'base')[1]
