@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """base-patch of every kernel version but the default one (6.1, which
-tests/test_patches.py checks with its generated series on top) applies to
-that version's pristine tree with git am and is clean by that tree's
-checkpatch.  scripts/setup VERSION unpacks the tree; `make test` does."""
+tests/test_patches.py checks), and its generated series where one is
+committed, apply to that version's pristine tree with git am, in that
+order, and are clean by that tree's checkpatch.  scripts/setup VERSION
+unpacks the tree; `make test` does."""
 
 import subprocess
 
@@ -16,11 +17,15 @@ VERSIONS = sorted(p.name for p in common.BASE_PATCHES.iterdir()
 
 @pytest.fixture(scope='module', params=VERSIONS)
 def version_tree(request):
-	"""(version, pristine tree + base-patch/VERSION applied with git am)."""
+	"""(version, its patches, pristine tree + base-patch/VERSION +
+	generated-patches/VERSION applied with git am)."""
 	version = request.param
 	try:
 		kernel = tree.kernel_tree(common.BUILD / f'linux-{version}')
 		patches = tree.series(common.BASE_PATCHES / version)
+		generated = common.GENERATED / version
+		if generated.is_dir():
+			patches += tree.series(generated)
 		return version, patches, tree.scratch_worktree(
 			kernel, f'linux-{version}-base', patches)
 	except common.Error as e:
