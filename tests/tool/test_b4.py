@@ -10,7 +10,7 @@ import subprocess
 import pytest
 from pathlib import Path
 
-from volatile_if import b4, series, tree
+from volatile_if import b4, recipients, series, tree
 
 IDENTITY = 'A U Thor <author@example.org>'
 DATE = '2026-12-03T00:00:00+0000'
@@ -52,9 +52,9 @@ def small_series(tmp_path):
 	letter.write_text(letter.read_text()
 			  .replace('*** SUBJECT HERE ***', 'Change a twice')
 			  .replace('*** BLURB HERE ***', 'Two changes to a.\n\n  a.c:5 f() [x]'))
-	series.add_recipients(patches[1], ['Maint Ainer <m@example.org>'], ['list@example.org'])
-	series.add_recipients(patches[2], ['Other One <o@example.org>'], [])
-	series.add_recipients(letter, ['Maint Ainer <m@example.org>', 'Other One <o@example.org>'],
+	recipients.add_recipients(patches[1], ['Maint Ainer <m@example.org>'], ['list@example.org'])
+	recipients.add_recipients(patches[2], ['Other One <o@example.org>'], [])
+	recipients.add_recipients(letter, ['Maint Ainer <m@example.org>', 'Other One <o@example.org>'],
 			      ['list@example.org'])
 	return repo, base, env, patches
 
@@ -87,7 +87,7 @@ def test_b4_send_writes_the_same_patches(small_series, tmp_path):
 		shutil.copy(p, changed / p.name)
 	text = (changed / ours[2].name).read_text()
 	(changed / ours[2].name).write_text(text.replace('a = 3', 'a = 4'))
-	series.add_recipients(changed / ours[1].name, ['New Person <new@example.org>'], [])
+	recipients.add_recipients(changed / ours[1].name, ['New Person <new@example.org>'], [])
 	diffs = b4.compare(sorted(changed.glob('*.patch')), sent)
 	assert any('bodies differ' in d and 'patch 2' in d for d in diffs)
 	assert any("b4 does not send to ['new@example.org']" in d for d in diffs)

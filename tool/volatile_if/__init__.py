@@ -3,9 +3,10 @@
 with volatile_if().
 
 The pipeline, one subcommand each (cli.py):
-  scan (scan.py) -> convert (convert.py: rewrite.py, facts.py, series.py)
-  -> check (check.py, checkpatch.py) -> boot (boot.py: kunit_qemu.py,
-  workload.py); review (review.py) decides report-only sites for convert.
+  scan (scan.py) -> convert (convert.py: rewrite.py, facts.py, series.py,
+  recipients.py) -> check (check.py, checkpatch.py) -> boot (boot.py:
+  kunit_qemu.py, workload.py); review (review.py) decides report-only
+  sites for convert.
 Below it: common.py (paths, errors, programs), tree.py (kernel trees,
 scratch worktrees, the series tree), kbuild.py (kernel builds, the objects
 of source files), arches.py (per-architecture facts), ctext.py (C text:

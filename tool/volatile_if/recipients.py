@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Who a patch goes to: get_maintainer.pl as a submitter runs it, the
+LKMM's maintainers and linux-arch on every patch (each relies on
+volatile_if()'s semantics), and the To:/Cc: headers that say so."""
+
+import re
+import subprocess
+from pathlib import Path
+from typing import List, Sequence, Tuple
+
+from .common import run
+
+
+LKMM_ENTRY = 'LINUX KERNEL MEMORY CONSISTENCY MODEL (LKMM)'
+LINUX_ARCH = 'linux-arch@vger.kernel.org'
+
+
+def lkmm(maintainers_text: str) -> Tuple[List[str], List[str]]:
+	"""(maintainers, reviewers) of the LKMM entry of a MAINTAINERS file."""
+	m = re.search(rf'^{re.escape(LKMM_ENTRY)}\n((?:[A-Z]:.*\n)+)', maintainers_text, re.M)
+	if not m:
+		return [], []
+	lines = m.group(1).splitlines()
+	return ([l[2:].strip() for l in lines if l.startswith('M:')],
+		[l[2:].strip() for l in lines if l.startswith('R:')])
+
+
+def parse_get_maintainer(out: str) -> Tuple[List[str], List[str]]:
+	"""(To, Cc) from get_maintainer.pl's lines 'address (role:...)':
+	maintainers and supporters to, reviewers, lists and commit signers
+	cc, as a submitter would send it."""
+	to, cc = [], []
+	for line in out.splitlines():
+		m = re.match(r'^(.*?) \(([\w ]+?)[:)]', line)
+		if not m:
+			continue
+		role = m.group(2)
+		if role in ('maintainer', 'supporter'):
+			to.append(m.group(1))
+		elif role != 'unknown':
+			cc.append(m.group(1))
+	return to, cc
+
+
+def _get_maintainer(tree: Path, args: Sequence[str]) -> str:
+	return run(['perl', 'scripts/get_maintainer.pl', *args], cwd=tree,
+		   what='scripts/get_maintainer.pl').stdout
+
+
+def has_history(tree: Path) -> bool:
+	"""Whether @tree's repository has history for get_maintainer.pl --git
+	to read (more than the one commit scripts/setup makes)."""
+	proc = subprocess.run(['git', '-C', str(tree), 'rev-list', '--count',
+			       '--max-count=2', 'HEAD'], capture_output=True, text=True)
+	return proc.returncode == 0 and proc.stdout.strip() == '2'
+
+
+def maintainers(tree: Path, patches: Sequence[Path],
+		files: Sequence[str] = ()) -> Tuple[List[str], List[str]]:
+	"""(To, Cc) for @patches, touching @files: get_maintainer.pl as a
+	submitter runs it (roles, reviewers, lists; --git where the tree has
+	history).  With no maintainer found, To is the maintainers of the
+	nearest parent directory that has some, else the LKMM's.  The LKMM
+	maintainers and reviewers and linux-arch are on every patch: each
+	relies on volatile_if()'s semantics."""
+	git = ['--git'] if has_history(tree) else ['--no-git', '--no-git-fallback']
+	to, cc = parse_get_maintainer(_get_maintainer(tree, [*git, *map(str, patches)]))
+	lkmm_m, lkmm_r = lkmm((tree / 'MAINTAINERS').read_text(errors='replace'))
+	if not to:
+		for f in files:
+			parent = Path(f).parent
+			while not to and str(parent) not in ('.', ''):
+				to = parse_get_maintainer(_get_maintainer(
+					tree, ['--no-git', '--no-git-fallback', '-f',
+					       f'{parent}/']))[0]
+				parent = parent.parent
+	if not to:
+		to = list(lkmm_m)
+	for a in lkmm_m + lkmm_r + [LINUX_ARCH]:
+		if a not in to and a not in cc:
+			cc.append(a)
+	return to, cc
+
+
+def _headers(field: str, addresses: Sequence[str]) -> str:
+	if not addresses:
+		return ''
+	return f'{field}: ' + ',\n    '.join(addresses) + '\n'
+
+
+def add_recipients(patch: Path, to: Sequence[str], cc: Sequence[str]) -> None:
+	"""Put To: and Cc: after the Subject: header (and its folded lines)."""
+	head, sep, body = patch.read_text().partition('\n\n')
+	lines = head.split('\n')
+	i = next(n for n, l in enumerate(lines) if l.startswith('Subject:')) + 1
+	while i < len(lines) and lines[i][:1] in (' ', '\t'):
+		i += 1
+	extra = (_headers('To', to) + _headers('Cc', cc)).rstrip('\n')
+	if extra:
+		lines.insert(i, extra)
+	patch.write_text('\n'.join(lines) + sep + body)
