@@ -3,8 +3,9 @@
 /// reached on every path from the start of the function, not right after
 /// an early exit, a loop, or a helper that branches on its load
 /// (smp_cond_load_relaxed(), atomic_cond_read_acquire(), ...).  The barrier
-/// then orders nothing: smp_rmb(), smp_load_acquire() or a missing early
-/// exit was probably meant.
+/// then orders nothing unless every caller branches on the load before the
+/// call; otherwise smp_rmb(), smp_load_acquire() or a missing early exit
+/// was probably meant.
 ///
 // Confidence: Medium
 // Copyright: (C) 2026 The volatile-if authors.
@@ -318,7 +319,8 @@ def oa_is_do(s):
 def oa_plain(b):
     return ("[orphan-acquire] report/medium: %s(): smp_acquire__after_ctrl_dep() "
             "is reached on every path from the start of the function: no "
-            "conditional branch orders it, probably a bug" % b.current_element)
+            "conditional branch here orders it, so every caller must branch "
+            "on the load before the call, or it is a bug" % b.current_element)
 
 oa_msgs = {}
 

@@ -1,6 +1,6 @@
 /* orphan-acquire: arch/powerpc/lib/qspinlock.c in 6.12, get_tail_qnode():
  * the control dependency is in the caller; the rule cannot see it, and
- * reports the barrier. */
+ * reports the barrier, saying that the callers must branch. */
 static struct qnode *get_tail_qnode(struct qspinlock *lock, int prev_cpu)
 {
 	struct qnodes *qnodesp = per_cpu_ptr(&qnodes, prev_cpu);
