@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from volatile_if import common, convert
+from volatile_if import boot, common, convert
 
 pytestmark = pytest.mark.unit
 
@@ -210,3 +210,10 @@ def test_interrupt_leaves_tree_branch_and_output_alone(tool, tmp_path, pristine)
 	assert state() == before
 	assert sorted(p.name for p in out.iterdir()) == ['0001-mine.patch']
 	assert (out / '0001-mine.patch').read_text() == 'keep me\n'
+
+
+def test_boot_checks_the_tree_it_is_given_as_text(tmp_path):
+	"""cli hands boot the --tree string; boot checks it as check does,
+	instead of failing deep inside with a traceback."""
+	with pytest.raises(common.Error, match='not the top of a kernel tree'):
+		boot.boot(str(tmp_path), [], ['x86_64'])

@@ -36,6 +36,7 @@ class ArchBoot:
 
 def boot(kernel: Path, patches: Sequence[Path],
 	 arch_names: Sequence[str] = arches.QEMU_ARCHES) -> Dict[str, ArchBoot]:
+	kernel = tree.kernel_tree(kernel)
 	for name in arch_names:
 		kunit_qemu.require_tools(arches.get(name))
 	wt = tree.series_tree(kernel, tree.numbered(patches))
