@@ -12,6 +12,6 @@ scratch worktrees, the series tree), kbuild.py (kernel builds, the objects
 of source files), arches.py (per-architecture facts), ctext.py (C text:
 comments, brackets, statement ends), data/ (subject prefixes, header
 objects).
-Beside it, the machine-code analysis of `codegen`, codegen/: corpus.py and
-sites.py, on recompile.py, disasm.py, ctrldep.py and isa/ (a module per
+Beside it, the machine-code analysis of `codegen` and `survey`, codegen/:
+corpus.py, sites.py and survey.py, on recompile.py, disasm.py, ctrldep.py and isa/ (a module per
 instruction set, named by arches.py)."""

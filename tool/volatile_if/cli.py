@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from . import arches, b4, boot, check, convert, review, scan, tree
-from .codegen import corpus, sites
+from .codegen import corpus, sites, survey
 from .common import DEFAULT_TREE, Error, generated_patches, jobs, require
 
 
@@ -122,6 +122,8 @@ def cmd_codegen(args) -> int:
 				    patches)
 	if args.sites:
 		result = sites.run(worktree, patches,
+				   arch_names=[a for a in args.arch or sites.WEAK
+					       if a in sites.WEAK],
 				   compilers=args.cc or corpus.COMPILERS,
 				   variants=args.variant or ('if',))
 	else:
@@ -134,6 +136,24 @@ def cmd_codegen(args) -> int:
 		print()
 	else:
 		print(result.text())
+	return 0
+
+
+def cmd_survey(args) -> int:
+	kernel = tree.kernel_tree(args.tree or DEFAULT_TREE)
+	options = dict(arch_names=args.arch or sites.WEAK,
+		       compilers=args.cc or survey.COMPILERS,
+		       opts=args.opt or tuple(survey.OPTS))
+	survey.require_tools(**options)
+	patches = _patches(_series_dir(args))
+	found = scan.scan(kernel, jobs=args.jobs).sites
+	result = survey.run(tree.series_tree(kernel, patches), found, **options)
+	data = survey.brief(result.json())
+	if args.json:
+		json.dump(data, sys.stdout, indent=1)
+		print()
+	else:
+		print('\n'.join(survey.tree_page(data)))
 	return 0
 
 
@@ -203,7 +223,7 @@ def parser() -> argparse.ArgumentParser:
 		       '<version of the tree>/)')
 	g.add_argument('--arch', action='append', choices=arches.CODEGEN_ARCHES,
 		       help='only this architecture (repeatable; the sites are '
-		       'checked on arm64)')
+		       'checked on the weakly ordered ones)')
 	g.add_argument('--cc', action='append', choices=corpus.COMPILERS,
 		       help='only this compiler (repeatable)')
 	g.add_argument('--variant', action='append', choices=list(corpus.VARIANTS),
@@ -211,9 +231,28 @@ def parser() -> argparse.ArgumentParser:
 		       'default: if and volatile_if)')
 	g.add_argument('--sites', action='store_true',
 		       help='the sites of the series and of the KUnit litmus tests, '
-		       'in the arm64 kernel objects')
+		       'in the kernel objects of arm64, arm, powerpc and riscv')
 	g.add_argument('--json', action='store_true', help='one JSON object')
 	g.set_defaults(func=cmd_codegen)
+
+	v = sub.add_parser('survey', help='every site the rules report, plain '
+			   'if () and volatile_if(), in the kernel objects of '
+			   'each weak arch, compiler and -O level')
+	v.add_argument('--tree', help=f'kernel tree (default: {DEFAULT_TREE}); '
+		       'scanned, and built with base-patch and --patches on top')
+	v.add_argument('--patches', type=Path, default=None,
+		       help='the series (default: generated-patches/'
+		       '<version of the tree>/)')
+	v.add_argument('--arch', action='append', choices=sites.WEAK,
+		       help='only this architecture (repeatable)')
+	v.add_argument('--cc', action='append', metavar='CC',
+		       help='gcc, clang or clang-N (repeatable; default: '
+		       f'{", ".join(survey.COMPILERS)})')
+	v.add_argument('--opt', action='append', choices=list(survey.OPTS),
+		       help='optimisation level (repeatable; Os is '
+		       'CONFIG_CC_OPTIMIZE_FOR_SIZE)')
+	v.add_argument('--json', action='store_true', help='one JSON object')
+	v.set_defaults(func=cmd_survey)
 
 	for name, func, text in (
 			('check', cmd_check, 'checkpatch, sparse and cross-builds of a series'),

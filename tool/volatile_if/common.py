@@ -90,13 +90,24 @@ def require(program: str, package: str) -> str:
 	return path
 
 
+def distcc() -> bool:
+	"""Whether compiles go through distcc: DISTCC_HOSTS names its hosts."""
+	if not os.environ.get('DISTCC_HOSTS'):
+		return False
+	require('distcc', 'distcc')
+	return True
+
+
 def ccache_env() -> dict:
 	"""The environment for compiler runs.  Paths below build/ are hashed
 	relative to it, so that the cache is shared by every clone of this
-	repository on the machine."""
+	repository on the machine.  With DISTCC_HOSTS, ccache sends what it
+	misses to distcc (CCACHE_PREFIX)."""
 	env = dict(os.environ)
 	env.setdefault('CCACHE_BASEDIR', str(BUILD))
 	env.setdefault('CCACHE_NOHASHDIR', '1')
+	if distcc():
+		env.setdefault('CCACHE_PREFIX', 'distcc')
 	return env
 
 
@@ -148,3 +159,13 @@ def progress(message: str) -> None:
 
 def jobs() -> int:
 	return len(os.sched_getaffinity(0))
+
+
+def build_jobs() -> int:
+	"""make -j for kernel builds: the CPUs here, or with distcc the
+	slots of DISTCC_HOSTS (distcc -j)."""
+	if distcc():
+		out = run(['distcc', '-j']).stdout.strip()
+		if out.isdigit():
+			return max(int(out), jobs())
+	return jobs()

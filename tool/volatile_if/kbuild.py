@@ -6,11 +6,11 @@ which object a source file is built into."""
 import hashlib
 import re
 from pathlib import Path
-from typing import Dict, Optional
+from typing import Dict, List, Optional
 
 from . import arches
-from .common import (BUILD, CONFIGS, Error, ccache_env, compiler_vars, jobs,
-		     progress, require, run, table)
+from .common import (BUILD, CONFIGS, Error, build_jobs, ccache_env,
+		     compiler_vars, progress, require, run, table)
 
 OUT = BUILD / 'out'
 # What the check builds add to the defconfig; codegen's builds start from it.
@@ -33,34 +33,60 @@ def parse_config(text: str) -> Dict[str, str]:
 	return options
 
 
+def check_compiler(name: str) -> None:
+	"""An Error unless @name is a compiler KernelBuild knows."""
+	if not re.fullmatch(r'gcc|clang(-\d+)?', name):
+		raise Error(f'unknown compiler {name}: give gcc, clang or clang-N '
+			    '(Debian\'s clang-N, e.g. clang-19)')
+
+
+def require_compiler(name: str, arch: arches.Arch) -> None:
+	"""An Error naming the Debian package if @name (for @arch) is not
+	installed: the cross gcc, or clang[-N] with its lld."""
+	check_compiler(name)
+	if name == 'gcc':
+		require(arch.gcc, arch.gcc_package)
+		return
+	suffix = name[len('clang'):]
+	require(name, name)
+	require('ld.lld' + suffix, 'lld' + suffix)
+
+
 class KernelBuild:
-	"""@tree built for @arch under build/out/<tree>/<arch>[-llvm]-<name>,
+	"""@tree built for @arch under build/out/<tree>/<arch>[-llvm[-N]]-<name>,
 	from the arch's defconfig (or @base, e.g. 'olddefconfig' on an empty
-	config) plus the options of @fragment."""
+	config) plus the options of @fragment, which it must have, and of
+	@wanted, which olddefconfig may drop (has() tells), by @compiler:
+	'gcc' (the arch's cross gcc), 'clang' (LLVM=1) or 'clang-N' (LLVM=-N,
+	Debian's versioned LLVM)."""
 
 	def __init__(self, tree: Path, arch: arches.Arch, name: str,
-		     fragment: str = '', llvm: bool = False,
-		     base: Optional[str] = None):
+		     fragment: str = '', compiler: str = 'gcc',
+		     base: Optional[str] = None, wanted: str = ''):
+		check_compiler(compiler)
 		self.tree = tree
 		self.arch = arch
 		self.fragment = fragment
-		self.llvm = llvm
+		self.wanted = wanted
+		self.cc = compiler
+		self.llvm = compiler.startswith('clang')
 		self.base = base or arch.defconfig
-		suffix = '-llvm' if llvm else ''
+		suffix = compiler.replace('clang', '-llvm') if self.llvm else ''
 		self.label = f'{arch.name}{suffix}'
 		self.out = OUT / tree.name / f'{arch.name}{suffix}-{name}'
 
-	def compiler(self) -> str:
-		if self.llvm:
-			return require('clang', 'clang')
-		return require(self.arch.gcc, self.arch.gcc_package)
+	def compiler(self) -> None:
+		require_compiler(self.cc, self.arch)
 
 	def make_command(self, *targets: str) -> list:
-		cc = 'clang' if self.llvm else self.arch.gcc
+		cc = self.cc if self.llvm else self.arch.gcc
 		cmd = ['make', '-C', self.tree, f'O={self.out}',
-		       f'ARCH={self.arch.linux_arch}', f'-j{jobs()}']
-		cmd.append('LLVM=1' if self.llvm
-			   else f'CROSS_COMPILE={self.arch.cross_compile}')
+		       f'ARCH={self.arch.linux_arch}', f'-j{build_jobs()}']
+		if self.llvm:
+			cmd.append('LLVM=' + self.cc[len('clang'):] if '-' in self.cc
+				   else 'LLVM=1')
+		else:
+			cmd.append(f'CROSS_COMPILE={self.arch.cross_compile}')
 		return cmd + compiler_vars(cc) + list(targets)
 
 	def make(self, *targets: str, log: Optional[Path] = None):
@@ -69,7 +95,8 @@ class KernelBuild:
 
 	def _key(self) -> str:
 		head = run(['git', '-C', self.tree, 'rev-parse', 'HEAD']).stdout
-		text = '\0'.join((self.base, self.fragment, head, str(self.llvm)))
+		text = '\0'.join((self.base, self.fragment, head, str(self.llvm)) +
+				 ((self.wanted,) if self.wanted else ()))
 		return hashlib.sha256(text.encode()).hexdigest()
 
 	def prepare(self) -> 'KernelBuild':
@@ -85,9 +112,9 @@ class KernelBuild:
 		self.out.mkdir(parents=True, exist_ok=True)
 		stamp.unlink(missing_ok=True)
 		self.make(self.base, log=self.out / 'config.log')
-		if self.fragment:
+		if self.fragment or self.wanted:
 			frag = self.out / 'volatile-if.config'
-			frag.write_text(self.fragment)
+			frag.write_text(self.fragment + self.wanted)
 			run([self.tree / 'scripts/kconfig/merge_config.sh', '-m',
 			     '-O', self.out, self.out / '.config', frag],
 			    cwd=self.tree, what=f'[{self.label}] merge_config.sh')
@@ -107,28 +134,59 @@ class KernelBuild:
 				    f'{", ".join(missing)} (unmet dependencies? see '
 				    f'{self.out}/.config)')
 
-	def enables(self, obj: str) -> bool:
-		"""Whether this configuration builds @obj ('dir/name.o'), by
-		the obj-$(CONFIG_...) line of its directory's Makefile: an
-		arm64-only driver is not built for x86_64.  An object no line
-		names directly (a part of a composite) counts as built."""
-		directory, name = obj.rsplit('/', 1)
-		makefile = self.tree / directory / 'Makefile'
-		if not makefile.is_file():
-			return True
-		text = makefile.read_text(errors='replace').replace('\\\n', ' ')
-		m = re.search(r'^obj-(\$\((CONFIG_\w+)\)|y)\s*[:+]?=.*\b'
-			      + re.escape(name) + r'\b', text, re.M)
-		if not m or not m.group(2):
-			return True
+	def has(self, option: str) -> bool:
+		"""Whether @option is y or m in the configuration."""
 		config = parse_config((self.out / '.config').read_text())
-		return config.get(m.group(2), 'n') in ('y', 'm')
+		return config.get(option, 'n') in ('y', 'm')
+
+	def enables(self, obj: str) -> bool:
+		"""Whether this configuration builds @obj ('dir/name.o'), by the
+		Makefile lines that guard it (guards()): an arm64-only driver
+		is not built for x86_64."""
+		return all(self.has(c) for c in guards(self.tree, obj))
 
 	def build(self, target: str) -> Path:
 		"""Build one target, e.g. 'kernel/smp.o'; returns its log."""
 		log = self.out / 'logs' / (target.replace('/', '_') + '.log')
 		self.make(target, log=log)
 		return log
+
+
+def _makefile(tree: Path, directory: str) -> str:
+	for name in ('Kbuild', 'Makefile'):
+		path = tree / directory / name
+		if path.is_file():
+			return path.read_text(errors='replace').replace('\\\n', ' ')
+	return ''
+
+
+def guards(tree: Path, obj: str) -> List[str]:
+	"""The CONFIG_ symbols that kbuild needs set to build @obj ('dir/name.o')
+	of @tree, by its Makefiles: obj-$(CONFIG_X) += name.o in its directory,
+	through a composite object (x-y += name.o, obj-$(CONFIG_X) += x.o),
+	and obj-$(CONFIG_Y) += dir/ in each directory above.  A conditional
+	that is not an obj-$(CONFIG_...) line (an ifdef around it) is not
+	seen: enables() then says yes, and the build says no."""
+	found: List[str] = []
+	parts = obj.split('/')
+	name = parts[-1]
+	for depth in range(len(parts) - 1, 0, -1):
+		text = _makefile(tree, '/'.join(parts[:depth]))
+		seen = set()
+		while name not in seen:
+			seen.add(name)
+			m = re.search(r'^\s*([\w-]+)-(y|objs|\$\((CONFIG_\w+)\))\s*[:+]?='
+				      r'[^\n]*(?<![\w/.-])' + re.escape(name) +
+				      r'(?![\w.-])', text, re.M)
+			if not m:
+				break
+			if m.group(3):
+				found.append(m.group(3))
+			if m.group(1) == 'obj':
+				break
+			name = m.group(1) + '.o'     # a part of composite object
+		name = parts[depth - 1] + '/'
+	return found
 
 
 def object_for(worktree: Path, path: str) -> str:

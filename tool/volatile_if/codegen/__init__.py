@@ -4,7 +4,8 @@
   corpus.py     the corpus tests/codegen/ x architectures x compilers x
 		volatile_cond() variants, as a matrix of verdicts
   sites.py      the converted sites, in the kernel objects that hold them
-both on
+  survey.py     every site the rules report, plain if () and volatile_if(),
+		per arch, compiler and optimisation level
   recompile.py  a C file compiled with the command kbuild recorded
   disasm.py     an object file as functions of instructions (objdump)
   ctrldep.py    the verdict: are the stores ordered after the loads?

@@ -111,7 +111,7 @@ def kernel_build(worktree: Path, arch: arches.Arch, compiler: str) -> kbuild.Ker
 	"""The codegen build of @arch (defconfig + check.config + what the
 	sites need, kernel_config()), with gcc or with LLVM=1, prepared."""
 	return kbuild.KernelBuild(worktree, arch, 'codegen', kernel_config(arch),
-				  llvm=compiler == 'clang').prepare()
+				  compiler=compiler).prepare()
 
 
 def default_tree() -> Path:

@@ -106,20 +106,20 @@ class Region:
 
 
 def region(source: str, line: int) -> Region:
-	"""The lines of the volatile_if at @line of @source and of the stores
-	it orders: its legs, and when a leg leaves (return, goto, break,
-	continue) and there is no else, the rest of the function up to the
-	first label, where other paths come in."""
+	"""The lines of the volatile_if (or plain if) at @line of @source and
+	of the stores it orders: its legs, and when a leg leaves (return,
+	goto, break, continue) and there is no else, the rest of the function
+	up to the first label, where other paths come in."""
 	text = ctext.blank(source)
-	m = re.compile(r'\bvolatile_if\b').search(text, ctext.offset(text, line, 0))
+	m = re.compile(r'\b(?:volatile_)?if\b').search(text, ctext.offset(text, line, 0))
 	if not m or ctext.line_of(text, m.start()) != line:
-		raise Error(f'no volatile_if at line {line}')
+		raise Error(f'no if at line {line}')
 	try:
 		_, close = ctext.condition(source, m.start())
 		then_end = ctext.statement_end(source, close + 1)
 		end = ctext.statement_end(source, m.start())    # with its else
 	except ctext.CTextError as e:
-		raise Error(f'the volatile_if at line {line}: {e}') from None
+		raise Error(f'the if at line {line}: {e}') from None
 	cond_end = close + 1
 	last = None             # the line before a label that ends the region
 	if end == then_end and _EXITS.search(text, cond_end, then_end):   # no else
@@ -331,14 +331,14 @@ def _site_in(arch, objects: Dict[str, _Object], site: Site, file: str,
 WEAK = tuple(name for name, a in arches.ARCHES.items() if a.isa and not a.tso)
 
 
-def _compile(worktree: Path, b: kbuild.KernelBuild, arch_name: str, compiler: str, target: str,
-	     variants: Sequence[str], report: SiteReport) -> Dict[str, _Object]:
+def compile_object(b: kbuild.KernelBuild, target: str, variants: Sequence[str],
+		   report: SiteReport) -> Dict[str, _Object]:
 	"""@target of build @b compiled with -g as volatile_if (an Error if it
 	does not compile) and as each of @variants (left out, and noted in
 	@report, if it does not), disassembled."""
 	argv = recompile.recorded(b, target)
 	source = Path(argv[-1])
-	out = corpus.OUT / worktree.name / f'sites-{arch_name}-{compiler}'
+	out = corpus.OUT / b.tree.name / 'sites' / b.out.name
 	objects = {}
 	# volatile_if first: its functions are the sites'
 	for v in ('volatile_if',) + tuple(x for x in variants if x != 'volatile_if'):
@@ -352,10 +352,10 @@ def _compile(worktree: Path, b: kbuild.KernelBuild, arch_name: str, compiler: st
 		except Error as e:
 			if v == 'volatile_if':
 				raise
-			report.failed.append(f'{target} {arch_name} {compiler} {v}: '
+			report.failed.append(f'{target} {b.arch.name} {b.cc} {v}: '
 					     f'{corpus.compile_error(e)}')
 			continue
-		objects[v] = _Object(arches.get(arch_name), path)
+		objects[v] = _Object(b.arch, path)
 	return objects
 
 
@@ -381,8 +381,7 @@ def analyse(worktree: Path, sites: Sequence[Site], *,
 				progress(f'[codegen {arch_name} {compiler}] {target}: '
 					 f'{len(group)} sites')
 				try:
-					objects = _compile(worktree, b, arch_name, compiler,
-							   target, variants, report)
+					objects = compile_object(b, target, variants, report)
 				except Error as e:
 					# volatile_if itself: its sites are missing here
 					report.failed.append(

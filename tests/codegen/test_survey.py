@@ -1,0 +1,153 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The survey's parts on canned input: the Kconfig symbols that guard an
+object, which sites get a verdict, the region of a plain if, the compiler
+names of a build, and the page made from the JSON."""
+
+from pathlib import Path
+
+import pytest
+
+from volatile_if import arches, kbuild, scan
+from volatile_if.codegen import sites, survey
+from volatile_if.common import Error
+
+pytestmark = pytest.mark.unit
+
+
+def write(root: Path, files: dict) -> Path:
+	for name, text in files.items():
+		(root / name).parent.mkdir(parents=True, exist_ok=True)
+		(root / name).write_text(text)
+	return root
+
+
+def test_guards_direct_composite_and_directories(tmp_path):
+	write(tmp_path, {
+		'drivers/Makefile': 'obj-$(CONFIG_NET)\t\t+= net/\nobj-y += base/\n',
+		'drivers/net/Makefile': 'obj-$(CONFIG_FOO) += foo.o \\\n\tbar.o\n'
+					'foo-y := foo_main.o foo_ring.o\n'
+					'foo-$(CONFIG_FOO_DEBUG) += foo_dbg.o\n'
+					'CFLAGS_foo_ring.o := -DDEBUG\n',
+		'drivers/base/Makefile': 'obj-y += core.o\n',
+		'kernel/Makefile': 'obj-y += fork.o\n'})
+	assert kbuild.guards(tmp_path, 'drivers/net/foo_ring.o') == ['CONFIG_FOO', 'CONFIG_NET']
+	# a line continued with a backslash
+	assert kbuild.guards(tmp_path, 'drivers/net/bar.o') == ['CONFIG_FOO', 'CONFIG_NET']
+	assert kbuild.guards(tmp_path, 'drivers/net/foo_dbg.o') == \
+		['CONFIG_FOO_DEBUG', 'CONFIG_FOO', 'CONFIG_NET']
+	assert kbuild.guards(tmp_path, 'drivers/base/core.o') == []
+	assert kbuild.guards(tmp_path, 'kernel/fork.o') == []
+	# foo_main.o is not foo.o: no match inside a longer name
+	assert kbuild.guards(tmp_path, 'drivers/net/main.o') == ['CONFIG_NET']
+
+
+def test_compiler_names_of_a_build(tmp_path):
+	arm64 = arches.get('arm64')
+	b = kbuild.KernelBuild(tmp_path, arm64, 'survey-O2', compiler='clang-19')
+	cmd = [str(x) for x in b.make_command('kernel/smp.o')]
+	assert 'LLVM=-19' in cmd and 'ARCH=arm64' in cmd
+	assert any(x.endswith('clang-19') for x in cmd if x.startswith('CC='))
+	assert b.out.name == 'arm64-llvm-19-survey-O2'
+	clang = kbuild.KernelBuild(tmp_path, arm64, 'codegen', compiler='clang')
+	assert 'LLVM=1' in clang.make_command() and clang.out.name == 'arm64-llvm-codegen'
+	gcc = kbuild.KernelBuild(tmp_path, arm64, 'codegen')
+	assert 'CROSS_COMPILE=aarch64-linux-gnu-' in gcc.make_command()
+	assert not any(str(x).startswith('LLVM') for x in gcc.make_command())
+	with pytest.raises(Error, match='unknown compiler icc'):
+		kbuild.KernelBuild(tmp_path, arm64, 'x', compiler='icc')
+
+
+def site(line, idiom='acquire-early-exit', file='a.c'):
+	return scan.Site(file, line, 4, 'f', idiom, 'report', 'medium', 'm')
+
+
+SOURCE = '''\
+int f(int *p, int *q)
+{
+	if (READ_ONCE(*p))
+		return 0;
+	volatile_if (READ_ONCE(*q))
+		WRITE_ONCE(*p, 1);
+	while (!READ_ONCE(*q))
+		cpu_relax();
+	smp_acquire__after_ctrl_dep();
+	return 1;
+}
+'''
+
+
+def test_targets_converted_plain_and_skipped(tmp_path):
+	write(tmp_path, {'a.c': SOURCE})
+	ts, skipped = survey.targets(tmp_path, [site(3), site(5, 'acquire-in-branch'),
+						site(7, 'acquire-loop-exit'),
+						site(9, 'orphan-acquire')])
+	assert [(t.site.line, t.converted, t.lkmm) for t in ts] == \
+		[(3, False, 'early exit'), (5, True, 'store in a leg')]
+	assert [(s.line, 'no if at its line' in why) for s, why in skipped] == \
+		[(7, True), (9, True)]
+
+
+def test_region_of_a_plain_if_that_leaves():
+	r = sites.region(SOURCE, 3)
+	assert r.condition == {3}
+	# the rest of the function: the stores after the early exit
+	assert {4, 6, 9, 10} <= r.ordered
+	with pytest.raises(Error, match='no if at line 7'):
+		sites.region(SOURCE, 7)
+
+
+def test_unknown_opt_level_is_refused_before_any_work():
+	with pytest.raises(Error, match='unknown optimisation level O3'):
+		survey.require_tools(['arm64'], ['gcc'], ['O3'])
+
+
+def cell(status, vif=None, arch='arm64', cc='gcc', opt='O2', why=''):
+	def verdict(s):
+		stores = [] if s in ('compiler', 'guaranteed') else \
+			[{'addr': '0x10', 'insn': 'str w1, [x0]', 'status': s, 'why': ''}]
+		return {'status': s, 'insns': 9, 'path': 5, 'stores': stores,
+			'why': why if s == status else ''}
+	return {'file': 'a.c', 'line': 3, 'function': 'f', 'symbol': 'f',
+		'idiom': 'acquire-early-exit', 'lkmm': 'early exit', 'arch': arch,
+		'compiler': cc, 'opt': opt, 'if': verdict(status),
+		'volatile_if': verdict(vif) if vif else None}
+
+
+def data(cells, not_compiled=()):
+	return {'tree': 'linux-x', 'arches': ['arm64'], 'compilers': ['gcc'],
+		'opts': ['O2', 'Os'],
+		'sites': [dict(site(3).json(), converted=True, lkmm='early exit')],
+		'skipped': [dict(site(7).json(), why='no if at its line')],
+		'cells': cells, 'not_compiled': list(not_compiled)}
+
+
+def test_page_counts_and_lists_what_is_not_ordered_by_a_branch():
+	page = '\n'.join(survey.tree_page(data(
+		[cell('compiler', 'guaranteed'),
+		 cell('broken', 'guaranteed', opt='Os', why='a store before the load')],
+		[{'file': 'b.c', 'line': 2, 'arch': 'arm64', 'compiler': 'gcc',
+		  'opt': 'Os', 'why': 'not enabled: CONFIG_BAR'}])))
+	assert '| arm64 | gcc | O2 | 1 | 0 | 1 | 0 | 0 | 0 | 0 | 0 | 1 / 1 | 0 |' in page
+	assert '| arm64 | gcc | Os | 1 | 0 | 0 | 0 | 0 | 1 | 0 | 0 | 1 / 1 | 1 |' in page
+	assert '| a.c:3 f() | acquire-early-exit (early exit) | arm64 | gcc | Os | ' \
+		'broken | guaranteed | if: a store before the load (first: `str w1, [x0]` ' \
+		'at 0x10) |' in page
+	assert '| b.c:2 | arm64 | gcc | Os | not enabled: CONFIG_BAR |' in page
+	assert '- a.c:7 f() [acquire-early-exit]: no if at its line' in page
+
+
+def test_page_says_plainly_when_nothing_is_lost():
+	page = '\n'.join(survey.tree_page(data([cell('compiler', 'guaranteed')])))
+	assert 'None: every plain if () is ordered' in page
+	page = '\n'.join(survey.tree_page(data([cell('compiler', 'compiler')])))
+	assert 'None:' not in page
+
+
+def test_brief_keeps_only_unordered_stores():
+	d = data([cell('broken', 'guaranteed')])
+	d['cells'][0]['if']['loads'] = ['0x4']
+	d['cells'][0]['volatile_if']['stores'] = [
+		{'addr': '0x8', 'insn': 'str', 'status': 'guaranteed', 'why': ''}]
+	out = survey.brief(d)['cells'][0]
+	assert 'loads' not in out['if'] and len(out['if']['stores']) == 1
+	assert out['volatile_if']['stores'] == []

@@ -1,0 +1,310 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Survey: does any kernel build lose a control dependency the kernel
+relies on?  Every site the rules report on a tree, converted or report-only,
+in the kernel objects of each weakly ordered architecture, compiler and
+optimisation level, with the verdict of its plain if () and, where the
+series converts it, of its volatile_if().
+
+Input: a kernel tree (scanned as it is: the sites) and its series worktree
+(pristine + base-patch + generated-patches: the objects).
+Output: a cell per (site, function, arch, compiler, opt): the verdicts
+(ctrldep.py, as sites.py decides them), the site's LKMM class; the sites
+that a configuration does not compile, and why; the sites with no if at
+their line (a loop's condition, a lone barrier), which have no verdict.
+
+Each (arch, compiler, opt) is one kernel build: the codegen configuration,
+CONFIG_CC_OPTIMIZE_FOR_SIZE for Os, and the Kconfig symbols that the
+Makefiles guard the sites' objects with (kbuild.guards()), asked for but
+not required: olddefconfig drops those an arch cannot have, and the site
+is then "not compiled" there.  ccache makes a rerun cheap, and distcc
+(DISTCC_HOSTS, common.ccache_env()) spreads a cold one.
+"""
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from .. import arches, kbuild, scan
+from ..common import Error, progress
+from . import corpus, sites
+
+COMPILERS = ('gcc', 'clang', 'clang-19')
+OPTS = {'O2': '', 'Os': 'CONFIG_CC_OPTIMIZE_FOR_SIZE=y\n'}
+
+# The LKMM's view of each idiom's site (review.LKMM_CLASS says it in full).
+LKMM = {'acquire-in-branch': 'store in a leg',
+	'hoisted-store-hazard': 'store in a leg',
+	'acquire-early-exit': 'early exit',
+	'acquire-loop-exit': 'loop exit',
+	'documented-ctrl-dep': 'documented, no barrier',
+	'orphan-acquire': 'no branch'}
+
+_IF = re.compile(r'\b(volatile_)?if\b')
+
+
+@dataclass(frozen=True)
+class Target:
+	site: scan.Site
+	converted: bool     # volatile_if at its line in the series worktree
+
+	@property
+	def lkmm(self) -> str:
+		return LKMM.get(self.site.idiom, '?')
+
+	def json(self) -> dict:
+		return dict(self.site.json(), lkmm=self.lkmm,
+			    converted=self.converted)
+
+
+@dataclass
+class Cell:
+	target: Target
+	arch: str
+	compiler: str
+	opt: str
+	symbol: str                             # the machine function
+	plain: sites.ctrldep.Verdict            # if ()
+	volatile: Optional[sites.ctrldep.Verdict] = None
+
+	def json(self) -> dict:
+		return {'file': self.target.site.file, 'line': self.target.site.line,
+			'function': self.target.site.function, 'symbol': self.symbol,
+			'idiom': self.target.site.idiom, 'lkmm': self.target.lkmm,
+			'arch': self.arch, 'compiler': self.compiler, 'opt': self.opt,
+			'if': self.plain.json(),
+			'volatile_if': self.volatile and self.volatile.json()}
+
+
+@dataclass
+class Survey:
+	tree: str
+	arches: List[str]
+	compilers: List[str]
+	opts: List[str]
+	targets: List[Target]
+	skipped: List[Tuple[scan.Site, str]]          # no verdict, and why
+	cells: List[Cell] = field(default_factory=list)
+	# (target, arch, compiler, opt, why) where it is not compiled
+	not_compiled: List[Tuple[Target, str, str, str, str]] = \
+		field(default_factory=list)
+
+	def json(self) -> dict:
+		return {'tree': self.tree, 'arches': self.arches,
+			'compilers': self.compilers, 'opts': self.opts,
+			'sites': [t.json() for t in self.targets],
+			'skipped': [dict(s.json(), why=w) for s, w in self.skipped],
+			'cells': [c.json() for c in self.cells],
+			'not_compiled': [{'file': t.site.file, 'line': t.site.line,
+					  'arch': a, 'compiler': c, 'opt': o,
+					  'why': w}
+					 for t, a, c, o, w in self.not_compiled]}
+
+
+def targets(worktree: Path, found: Sequence[scan.Site]
+	    ) -> Tuple[List[Target], List[Tuple[scan.Site, str]]]:
+	"""The sites of @found that have an if at their line in @worktree
+	(a conversion keeps its line), and those that do not, with why."""
+	out, skipped = [], []
+	lines: Dict[str, List[str]] = {}
+	for s in sorted(set(found)):
+		if s.file not in lines:
+			lines[s.file] = (worktree / s.file).read_text(
+				errors='replace').splitlines()
+		text = lines[s.file][s.line - 1] if s.line <= len(lines[s.file]) else ''
+		m = _IF.search(text)
+		if not m:
+			skipped.append((s, 'no if at its line: a loop condition or '
+					'a lone barrier, which volatile_if does not take'))
+			continue
+		out.append(Target(s, bool(m.group(1))))
+	return out, skipped
+
+
+def require_tools(arch_names: Sequence[str], compilers: Sequence[str],
+		  opts: Sequence[str]) -> None:
+	"""An Error, before any work, for an unknown opt level or compiler, or
+	one that is not installed."""
+	for o in opts:
+		if o not in OPTS:
+			raise Error(f'unknown optimisation level {o}: give '
+				    f'{" or ".join(OPTS)}')
+	for cc in compilers:
+		for a in arch_names:
+			kbuild.require_compiler(cc, arches.get(a))
+
+
+def build(worktree: Path, arch: arches.Arch, compiler: str, opt: str,
+	  objects: Sequence[str]) -> kbuild.KernelBuild:
+	"""The survey build of @arch, @compiler and @opt: the codegen
+	configuration, the opt level's option (required) and the symbols that
+	guard @objects (wanted), prepared."""
+	wanted = sorted({c for o in objects for c in kbuild.guards(worktree, o)})
+	return kbuild.KernelBuild(
+		worktree, arch, f'survey-{opt}',
+		corpus.kernel_config(arch) + OPTS[opt], compiler=compiler,
+		wanted=''.join(f'{c}=y\n' for c in wanted)).prepare()
+
+
+def _cells(arch: arches.Arch, compiler: str, opt: str,
+	   objects: Dict[str, sites._Object], t: Target,
+	   region: sites.Region) -> List[Cell]:
+	"""The cells of @t: one per function of the compiled object that has
+	code of its condition."""
+	out = []
+	plain = objects['if']
+	for name in objects['volatile_if'].functions_at(t.site.file, region.condition):
+		if name not in plain.obj.functions:
+			continue
+		v, _ = sites.site_verdict(arch, plain.graph(name), t.site.file,
+					  region, branch_required=False)
+		cell = Cell(t, arch.name, compiler, opt, name, v)
+		if t.converted:
+			cell.volatile, _ = sites.site_verdict(
+				arch, objects['volatile_if'].graph(name), t.site.file,
+				region, branch_required=True)
+		out.append(cell)
+	return out
+
+
+def run(worktree: Path, found: Sequence[scan.Site], *,
+	arch_names: Sequence[str] = sites.WEAK,
+	compilers: Sequence[str] = COMPILERS,
+	opts: Sequence[str] = tuple(OPTS)) -> Survey:
+	"""Survey @found (scan's sites of the tree) in the objects of
+	@worktree (its series worktree)."""
+	require_tools(arch_names, compilers, opts)
+	ts, skipped = targets(worktree, found)
+	survey = Survey(worktree.name, list(arch_names), list(compilers),
+			list(opts), ts, skipped)
+	regions, by_object = {}, {}
+	for t in ts:
+		try:
+			regions[t] = sites.region(
+				(worktree / t.site.file).read_text(errors='replace'),
+				t.site.line)
+		except Error as e:
+			survey.skipped.append((t.site, str(e)))
+			continue
+		by_object.setdefault(kbuild.object_for(worktree, t.site.file),
+				     []).append(t)
+	report = sites.SiteReport(list(arch_names), [])
+	for arch_name in arch_names:
+		arch = arches.get(arch_name)
+		for compiler in compilers:
+			for opt in opts:
+				b = build(worktree, arch, compiler, opt, list(by_object))
+				for n, (obj, group) in enumerate(sorted(by_object.items()), 1):
+					progress(f'[survey {arch_name} {compiler} {opt}] '
+						 f'{n}/{len(by_object)} {obj}')
+					if not b.enables(obj):
+						why = 'not enabled: ' + ', '.join(
+							c for c in kbuild.guards(worktree, obj)
+							if not b.has(c))
+						survey.not_compiled += [(t, arch_name, compiler, opt, why)
+									for t in group]
+						continue
+					try:
+						objects = sites.compile_object(b, obj, ('if',), report)
+						if 'if' not in objects:
+							raise Error(report.failed[-1])
+					except Error as e:
+						why = corpus.compile_error(e)
+						survey.not_compiled += [(t, arch_name, compiler, opt, why)
+									for t in group]
+						continue
+					for t in group:
+						cells = _cells(arch, compiler, opt, objects, t, regions[t])
+						if not cells:
+							survey.not_compiled.append(
+								(t, arch_name, compiler, opt,
+								 'no function has code of its condition '
+								 '(configured out, or dead code)'))
+						survey.cells += cells
+	return survey
+
+
+# The page: tool/docs/survey.md, from the JSON (scripts/bench-survey).
+
+STATUSES = ('guaranteed', 'compiler', 'dep', 'pred', 'broken', 'none',
+	    'unknown')
+
+
+def brief(data: dict) -> dict:
+	"""@data (Survey.json()) with the stores of a verdict kept only where
+	they are not ordered, so that the JSON stays small enough to commit."""
+	for cell in data['cells']:
+		for k in ('if', 'volatile_if'):
+			v = cell[k]
+			if not v:
+				continue
+			v.pop('loads', None)
+			v['stores'] = [s for s in v['stores']
+				       if s['status'] not in ('guaranteed', 'compiler')][:5]
+	return data
+
+
+def _where(c: dict) -> str:
+	return f'{c["file"]}:{c["line"]} {c["symbol"]}()'
+
+
+def tree_page(data: dict) -> List[str]:
+	"""The section of one tree's survey (brief()'s JSON)."""
+	cells = data['cells']
+	converted = sum(1 for s in data['sites'] if s['converted'])
+	out = [f'## {data["tree"]}', '',
+	       f'{len(data["sites"]) + len(data["skipped"])} sites reported by '
+	       f'the rules: {len(data["sites"])} with an if at their line '
+	       f'({converted} converted by the series, '
+	       f'{len(data["sites"]) - converted} report-only), '
+	       f'{len(data["skipped"])} without (no verdict).  '
+	       f'{len(cells)} cells (site x function x arch x compiler x opt).', '',
+	       '| arch | cc | opt | cells | ' +
+	       ' | '.join(f'if: {s}' for s in STATUSES) +
+	       ' | volatile_if: guaranteed / cells | not compiled |',
+	       '|' + '---|' * (len(STATUSES) + 6)]
+	for a in data['arches']:
+		for cc in data['compilers']:
+			for o in data['opts']:
+				mine = [c for c in cells if (c['arch'], c['compiler'], c['opt'])
+					== (a, cc, o)]
+				vif = [c for c in mine if c['volatile_if']]
+				nc = sum(1 for x in data['not_compiled']
+					 if (x['arch'], x['compiler'], x['opt']) == (a, cc, o))
+				out.append(f'| {a} | {cc} | {o} | {len(mine)} | ' + ' | '.join(
+					str(sum(1 for c in mine if c['if']['status'] == s))
+					for s in STATUSES) + ' | ' +
+					f'{sum(1 for c in vif if c["volatile_if"]["status"] == "guaranteed")}'
+					f' / {len(vif)} | {nc} |')
+	odd = [c for c in cells if c['if']['status'] not in ('compiler', 'guaranteed')
+	       or (c['volatile_if'] and c['volatile_if']['status'] != 'guaranteed')]
+	out += ['', '### Cells not ordered by a branch on the load', '']
+	if not odd:
+		out.append('None: every plain if () is ordered by the compiler\'s '
+			   'own branch (or a barrier), and every volatile_if() is '
+			   'guaranteed.')
+	else:
+		out += ['| site | idiom (LKMM) | arch | cc | opt | if | volatile_if | why |',
+			'|---|---|---|---|---|---|---|---|']
+		for c in odd:
+			v = c['volatile_if']
+			bad = c['if']['stores'] or (v or {}).get('stores') or []
+			why = '; '.join(f'{k}: {x["why"]}' for k, x in
+					(('if', c['if']), ('volatile_if', v))
+					if x and x['why'])
+			if bad:
+				why += f' (first: `{bad[0]["insn"]}` at {bad[0]["addr"]})'
+			out.append(f'| {_where(c)} | {c["idiom"]} ({c["lkmm"]}) | '
+				   f'{c["arch"]} | {c["compiler"]} | {c["opt"]} | '
+				   f'{c["if"]["status"]} | {v["status"] if v else "-"} | '
+				   f'{why.strip()} |')
+	if data['not_compiled']:
+		out += ['', '### Not compiled', '',
+			'| site | arch | cc | opt | why |', '|---|---|---|---|---|']
+		out += [f'| {x["file"]}:{x["line"]} | {x["arch"]} | {x["compiler"]} | '
+			f'{x["opt"]} | {x["why"]} |' for x in data['not_compiled']]
+	if data['skipped']:
+		out += ['', '### Sites without a verdict', '']
+		out += [f'- {x["file"]}:{x["line"]} {x["function"]}() [{x["idiom"]}]: '
+			f'{x["why"]}' for x in data['skipped']]
+	return out
