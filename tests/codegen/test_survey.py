@@ -3,13 +3,14 @@
 object, which sites get a verdict, the region of a plain if, the compiler
 names of a build, and the page made from the JSON."""
 
+import json
 from pathlib import Path
 
 import pytest
 
-from volatile_if import arches, kbuild, scan
+from volatile_if import arches, kbuild, scan, tree
 from volatile_if.codegen import sites, survey
-from volatile_if.common import Error
+from volatile_if.common import GENERATED, Error
 
 pytestmark = pytest.mark.unit
 
@@ -151,3 +152,36 @@ def test_brief_keeps_only_unordered_stores():
 	out = survey.brief(d)['cells'][0]
 	assert 'loads' not in out['if'] and len(out['if']['stores']) == 1
 	assert out['volatile_if']['stores'] == []
+
+
+# The committed results (scripts/bench-survey).
+
+DOCS = Path(__file__).resolve().parents[2] / 'tool' / 'docs'
+
+
+@pytest.fixture(scope='module')
+def committed():
+	return json.loads((DOCS / 'survey.json').read_text())
+
+
+def test_committed_page_is_made_from_the_json(committed):
+	assert (DOCS / 'survey.md').read_text() == survey.page(committed) + '\n'
+
+
+def test_committed_volatile_if_cells_are_guaranteed(committed):
+	bad = [(c['file'], c['line'], c['arch'], c['compiler'], c['opt'])
+	       for data in committed['trees'].values() for c in data['cells']
+	       if c['volatile_if'] and c['volatile_if']['status'] != 'guaranteed']
+	assert not bad
+
+
+def test_committed_survey_is_of_the_series_as_it_is(committed):
+	"""The converted sites the survey saw are those generated-patches
+	converts now, on every tree it covers."""
+	for name, data in committed['trees'].items():
+		version = name.split('linux-', 1)[1]
+		patches = sorted((GENERATED / version).glob('0*.patch'))
+		now = {(s.file, s.line) for p in patches if not tree.is_cover_letter(p)
+		       for s in sites.patch_sites(p)}
+		seen = {(s['file'], s['line']) for s in data['sites'] if s['converted']}
+		assert seen == now, name

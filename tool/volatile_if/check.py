@@ -30,9 +30,8 @@ def touched_files(worktree: Path, count: int) -> List[str]:
 
 
 def build(kernel: Path, arch: arches.Arch) -> kbuild.KernelBuild:
-	"""The check build of @arch: defconfig + configs/check.config."""
-	return kbuild.KernelBuild(kernel, arch, 'check',
-				  kbuild.CHECK_CONFIG.read_text())
+	"""The check build of @arch (kbuild.check_build())."""
+	return kbuild.check_build(kernel, arch)
 
 
 @dataclass

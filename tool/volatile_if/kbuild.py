@@ -6,7 +6,7 @@ which object a source file is built into."""
 import hashlib
 import re
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Sequence
 
 from . import arches
 from .common import (BUILD, CONFIGS, Error, build_jobs, ccache_env,
@@ -15,6 +15,10 @@ from .common import (BUILD, CONFIGS, Error, build_jobs, ccache_env,
 OUT = BUILD / 'out'
 # What the check builds add to the defconfig; codegen's builds start from it.
 CHECK_CONFIG = CONFIGS / 'check.config'
+# Asked for beyond check.config where the arch can have it, so that every
+# site of the series is compiled: __csd_lock_wait()'s (kernel/smp.c) is under
+# CONFIG_CSD_LOCK_WAIT_DEBUG, which depends on 64BIT.
+SITE_OPTIONS = ('CONFIG_CSD_LOCK_WAIT_DEBUG',)
 # A header has no object of its own: data/header-objects names one.
 HEADER_OBJECTS = dict(table('header-objects'))
 
@@ -187,6 +191,16 @@ def guards(tree: Path, obj: str) -> List[str]:
 			name = m.group(1) + '.o'     # a part of composite object
 		name = parts[depth - 1] + '/'
 	return found
+
+
+def check_build(tree: Path, arch: arches.Arch, compiler: str = 'gcc',
+		name: str = 'check', fragment: str = '',
+		wanted: Sequence[str] = ()) -> KernelBuild:
+	"""The build that check and codegen use: the defconfig, check.config
+	and @fragment, asking for SITE_OPTIONS and the options @wanted."""
+	return KernelBuild(tree, arch, name, CHECK_CONFIG.read_text() + fragment,
+			   compiler=compiler, wanted=''.join(
+				   f'{o}=y\n' for o in SITE_OPTIONS + tuple(wanted)))
 
 
 def object_for(worktree: Path, path: str) -> str:

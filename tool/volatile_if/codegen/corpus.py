@@ -95,23 +95,10 @@ def cases(corpus: Path = CORPUS) -> List[Case]:
 	return found
 
 
-# What the codegen builds add to check.config so that every converted site
-# is compiled: __csd_lock_wait()'s volatile_if (kernel/smp.c) is under
-# CONFIG_CSD_LOCK_WAIT_DEBUG, which depends on 64BIT (so not on arm).
-SITE_CONFIG_64BIT = 'CONFIG_CSD_LOCK_WAIT_DEBUG=y\n'
-
-
-def kernel_config(arch: arches.Arch) -> str:
-	"""The configuration fragment of the codegen build of @arch."""
-	text = kbuild.CHECK_CONFIG.read_text()
-	return text + (SITE_CONFIG_64BIT if arch.bits == 64 else '')
-
-
 def kernel_build(worktree: Path, arch: arches.Arch, compiler: str) -> kbuild.KernelBuild:
-	"""The codegen build of @arch (defconfig + check.config + what the
-	sites need, kernel_config()), with gcc or with LLVM=1, prepared."""
-	return kbuild.KernelBuild(worktree, arch, 'codegen', kernel_config(arch),
-				  compiler=compiler).prepare()
+	"""The check build of @arch (kbuild.check_build()) with @compiler,
+	prepared: with gcc, the very build check makes."""
+	return kbuild.check_build(worktree, arch, compiler).prepare()
 
 
 def default_tree() -> Path:

@@ -140,10 +140,8 @@ def build(worktree: Path, arch: arches.Arch, compiler: str, opt: str,
 	configuration, the opt level's option (required) and the symbols that
 	guard @objects (wanted), prepared."""
 	wanted = sorted({c for o in objects for c in kbuild.guards(worktree, o)})
-	return kbuild.KernelBuild(
-		worktree, arch, f'survey-{opt}',
-		corpus.kernel_config(arch) + OPTS[opt], compiler=compiler,
-		wanted=''.join(f'{c}=y\n' for c in wanted)).prepare()
+	return kbuild.check_build(worktree, arch, compiler, f'survey-{opt}',
+				  OPTS[opt], wanted).prepare()
 
 
 def _cells(arch: arches.Arch, compiler: str, opt: str,
