@@ -24,7 +24,9 @@ def write(root: Path, files: dict) -> Path:
 
 def test_guards_direct_composite_and_directories(tmp_path):
 	write(tmp_path, {
-		'drivers/Makefile': 'obj-$(CONFIG_NET)\t\t+= net/\nobj-y += base/\n',
+		'drivers/Makefile': 'obj-$(CONFIG_NET)\t\t+= net/\nobj-y += base/\n'
+				    'obj-$(CONFIG_QLA) += qla/\n',
+		'drivers/qla/Makefile': 'obj-$(CONFIG_QLA) += qla.o\nqla-y := qla_mr.o\n',
 		'drivers/net/Makefile': 'obj-$(CONFIG_FOO) += foo.o \\\n\tbar.o\n'
 					'foo-y := foo_main.o foo_ring.o\n'
 					'foo-$(CONFIG_FOO_DEBUG) += foo_dbg.o\n'
@@ -37,6 +39,8 @@ def test_guards_direct_composite_and_directories(tmp_path):
 	assert kbuild.guards(tmp_path, 'drivers/net/foo_dbg.o') == \
 		['CONFIG_FOO_DEBUG', 'CONFIG_FOO', 'CONFIG_NET']
 	assert kbuild.guards(tmp_path, 'drivers/base/core.o') == []
+	# the same symbol in the directory and above it: once
+	assert kbuild.guards(tmp_path, 'drivers/qla/qla_mr.o') == ['CONFIG_QLA']
 	assert kbuild.guards(tmp_path, 'kernel/fork.o') == []
 	# foo_main.o is not foo.o: no match inside a longer name
 	assert kbuild.guards(tmp_path, 'drivers/net/main.o') == ['CONFIG_NET']

@@ -184,7 +184,7 @@ def guards(tree: Path, obj: str) -> List[str]:
 				      r'(?![\w.-])', text, re.M)
 			if not m:
 				break
-			if m.group(3):
+			if m.group(3) and m.group(3) not in found:
 				found.append(m.group(3))
 			if m.group(1) == 'obj':
 				break

@@ -3,6 +3,7 @@
 LKMM's maintainers and linux-arch on every patch (each relies on
 volatile_if()'s semantics), and the To:/Cc: headers that say so."""
 
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -43,8 +44,12 @@ def parse_get_maintainer(out: str) -> Tuple[List[str], List[str]]:
 
 
 def _get_maintainer(tree: Path, args: Sequence[str]) -> str:
+	# get_maintainer.pl lists commit signers with equal counts in Perl's
+	# hash order, which is random per run unless the seed is fixed: the
+	# same tree must give the same recipients.
+	env = dict(os.environ, PERL_HASH_SEED='0', PERL_PERTURB_KEYS='0')
 	return run(['perl', 'scripts/get_maintainer.pl', *args], cwd=tree,
-		   what='scripts/get_maintainer.pl').stdout
+		   env=env, what='scripts/get_maintainer.pl').stdout
 
 
 def has_history(tree: Path) -> bool:

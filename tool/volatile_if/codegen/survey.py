@@ -27,7 +27,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from .. import arches, kbuild, scan
 from ..common import Error, progress
-from . import corpus, sites
+from . import corpus, ctrldep, sites
 
 COMPILERS = ('gcc', 'clang', 'clang-19')
 OPTS = {'O2': '', 'Os': 'CONFIG_CC_OPTIMIZE_FOR_SIZE=y\n'}
@@ -64,8 +64,8 @@ class Cell:
 	compiler: str
 	opt: str
 	symbol: str                             # the machine function
-	plain: sites.ctrldep.Verdict            # if ()
-	volatile: Optional[sites.ctrldep.Verdict] = None
+	plain: ctrldep.Verdict            # if ()
+	volatile: Optional[ctrldep.Verdict] = None
 
 	def json(self) -> dict:
 		return {'file': self.target.site.file, 'line': self.target.site.line,
@@ -148,14 +148,23 @@ def _cells(arch: arches.Arch, compiler: str, opt: str,
 	   objects: Dict[str, sites._Object], t: Target,
 	   region: sites.Region) -> List[Cell]:
 	"""The cells of @t: one per function of the compiled object that has
-	code of its condition."""
+	code of its condition.  Unlike a converted site's (sites.py), a plain
+	if whose branches test no load is unknown, not broken."""
 	out = []
 	plain = objects['if']
 	for name in objects['volatile_if'].functions_at(t.site.file, region.condition):
 		if name not in plain.obj.functions:
 			continue
-		v, _ = sites.site_verdict(arch, plain.graph(name), t.site.file,
-					  region, branch_required=False)
+		g = plain.graph(name)
+		v, found = sites.site_verdict(arch, g, t.site.file, region,
+					      branch_required=False)
+		if found and not any(ctrldep.loads_tested(g, b) for b in found):
+			# The branch tests a local set elsewhere or a callee's value:
+			# the load is out of this if's reach, which is the source's
+			# shape (review decides it), not a miscompile.
+			v.status, v.why = 'unknown', 'its branches test no load of ' \
+				'this function: a local set elsewhere, or the value ' \
+				'of a call (its load is in the callee)'
 		cell = Cell(t, arch.name, compiler, opt, name, v)
 		if t.converted:
 			cell.volatile, _ = sites.site_verdict(
