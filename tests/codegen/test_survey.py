@@ -63,7 +63,7 @@ def test_compiler_names_of_a_build(tmp_path):
 
 
 def site(line, idiom='acquire-early-exit', file='a.c'):
-	return scan.Site(file, line, 4, 'f', idiom, 'report', 'medium', 'm')
+	return scan.Site(file, line, 1, 'f', idiom, 'report', 'medium', 'm')
 
 
 SOURCE = '''\
@@ -73,6 +73,8 @@ int f(int *p, int *q)
 		return 0;
 	volatile_if (READ_ONCE(*q))
 		WRITE_ONCE(*p, 1);
+	if (!(*q & 1) && READ_ONCE(*p))
+		*q = 2;
 	while (!READ_ONCE(*q))
 		cpu_relax();
 	smp_acquire__after_ctrl_dep();
@@ -84,21 +86,23 @@ int f(int *p, int *q)
 def test_targets_converted_plain_and_skipped(tmp_path):
 	write(tmp_path, {'a.c': SOURCE})
 	ts, skipped = survey.targets(tmp_path, [site(3), site(5, 'acquire-in-branch'),
-						site(7, 'acquire-loop-exit'),
-						site(9, 'orphan-acquire')])
-	assert [(t.site.line, t.converted, t.lkmm) for t in ts] == \
-		[(3, False, 'early exit'), (5, True, 'store in a leg')]
+						site(7, 'hoisted-store-hazard'),
+						site(9, 'acquire-loop-exit'),
+						site(11, 'orphan-acquire')])
+	assert [(t.site.line, t.converted, t.lkmm, t.compound) for t in ts] == \
+		[(3, False, 'early exit', ''), (5, True, 'store in a leg', ''),
+		 (7, False, 'store in a leg', 'later')]
 	assert [(s.line, 'no if at its line' in why) for s, why in skipped] == \
-		[(7, True), (9, True)]
+		[(9, True), (11, True)]
 
 
 def test_region_of_a_plain_if_that_leaves():
 	r = sites.region(SOURCE, 3)
 	assert r.condition == {3}
 	# the rest of the function: the stores after the early exit
-	assert {4, 6, 9, 10} <= r.ordered
-	with pytest.raises(Error, match='no if at line 7'):
-		sites.region(SOURCE, 7)
+	assert {4, 6, 8, 11, 12} <= r.ordered
+	with pytest.raises(Error, match='no if at line 9'):
+		sites.region(SOURCE, 9)
 
 
 def test_unknown_opt_level_is_refused_before_any_work():
@@ -132,8 +136,8 @@ def test_page_counts_and_lists_what_is_not_ordered_by_a_branch():
 		 cell('broken', 'guaranteed', opt='Os', why='a store before the load')],
 		[{'file': 'b.c', 'line': 2, 'arch': 'arm64', 'compiler': 'gcc',
 		  'opt': 'Os', 'why': 'not enabled: CONFIG_BAR'}])))
-	assert '| arm64 | gcc | O2 | 1 | 0 | 1 | 0 | 0 | 0 | 0 | 0 | 1 / 1 | 0 |' in page
-	assert '| arm64 | gcc | Os | 1 | 0 | 0 | 0 | 0 | 1 | 0 | 0 | 1 / 1 | 1 |' in page
+	assert '| arm64 | gcc | O2 | 1 | 0 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 1 / 1 | 0 |' in page
+	assert '| arm64 | gcc | Os | 1 | 0 | 0 | 0 | 0 | 1 | 0 | 0 | 0 | 1 / 1 | 1 |' in page
 	assert '| a.c:3 f() | acquire-early-exit (early exit) | arm64 | gcc | Os | ' \
 		'broken | guaranteed | if: a store before the load (first: `str w1, [x0]` ' \
 		'at 0x10) |' in page

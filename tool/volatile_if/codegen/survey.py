@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .. import arches, kbuild, scan
+from .. import arches, ctext, facts, kbuild, scan
 from ..common import Error, progress
 from . import corpus, ctrldep, sites
 
@@ -47,6 +47,7 @@ _IF = re.compile(r'\b(volatile_)?if\b')
 class Target:
 	site: scan.Site
 	converted: bool     # volatile_if at its line in the series worktree
+	compound: str = ''  # facts.Facts.compound: the load in the 'first' or a 'later' operand
 
 	@property
 	def lkmm(self) -> str:
@@ -71,6 +72,7 @@ class Cell:
 		return {'file': self.target.site.file, 'line': self.target.site.line,
 			'function': self.target.site.function, 'symbol': self.symbol,
 			'idiom': self.target.site.idiom, 'lkmm': self.target.lkmm,
+			'compound': self.target.compound,
 			'arch': self.arch, 'compiler': self.compiler, 'opt': self.opt,
 			'if': self.plain.json(),
 			'volatile_if': self.volatile and self.volatile.json()}
@@ -117,7 +119,12 @@ def targets(worktree: Path, found: Sequence[scan.Site]
 			skipped.append((s, 'no if at its line: a loop condition or '
 					'a lone barrier, which volatile_if does not take'))
 			continue
-		out.append(Target(s, bool(m.group(1))))
+		try:
+			compound = facts.site_facts('\n'.join(lines[s.file]), s.line,
+						    s.column, s.idiom).compound
+		except ctext.CTextError:
+			compound = ''
+		out.append(Target(s, bool(m.group(1)), compound))
 	return out, skipped
 
 
@@ -165,6 +172,11 @@ def _cells(arch: arches.Arch, compiler: str, opt: str,
 			v.status, v.why = 'unknown', 'its branches test no load of ' \
 				'this function: a local set elsewhere, or the value ' \
 				'of a call (its load is in the callee)'
+		if v.status == 'broken' and t.compound == 'later':
+			v.status = SHORT
+			v.why = 'the load is in a later operand of the condition\'s ' \
+				'&& or ||: where an earlier one decides, the source ' \
+				f'orders nothing after it; {v.why}'
 		cell = Cell(t, arch.name, compiler, opt, name, v)
 		if t.converted:
 			cell.volatile, _ = sites.site_verdict(
@@ -233,7 +245,11 @@ def run(worktree: Path, found: Sequence[scan.Site], *,
 
 # The page: tool/docs/survey.md, from the JSON (scripts/bench-survey).
 
-STATUSES = ('guaranteed', 'compiler', 'dep', 'pred', 'broken', 'none',
+# A plain if that would be broken, but whose load is in a later operand of
+# && or ||: on the paths where an earlier operand decides, the source itself
+# makes the stores without testing the load, as any C compiler must allow.
+SHORT = 'short-circuit'
+STATUSES = ('guaranteed', 'compiler', 'dep', 'pred', 'broken', SHORT, 'none',
 	    'unknown')
 
 
