@@ -172,7 +172,14 @@ def _cells(arch: arches.Arch, compiler: str, opt: str,
 			v.status, v.why = 'unknown', 'its branches test no load of ' \
 				'this function: a local set elsewhere, or the value ' \
 				'of a call (its load is in the callee)'
-		if v.status == 'broken' and t.compound == 'later':
+		if v.status == 'broken' and not found and not v.stores:
+			# No branch, and no store the line table gives to the
+			# site: the compiler made the if a select and its stores
+			# carry the lines of the function they were inlined into.
+			v.status, v.why = 'unknown', 'no conditional branch at the ' \
+				'condition (a select?), and no store with the lines of ' \
+				'its legs: read the disassembly'
+		elif v.status == 'broken' and t.compound == 'later':
 			v.status = SHORT
 			v.why = 'the load is in a later operand of the condition\'s ' \
 				'&& or ||: where an earlier one decides, the source ' \
@@ -358,6 +365,9 @@ def page(results: dict) -> str:
 	       f'{sum(times) / 60:.0f} min, {sum(times) / max(len(times), 1):.0f} s '
 	       'per build on average (each in survey.json, "times"), on the '
 	       'machine and ccache the command ran with.', '',
+	       'What the disassembly shows where a cell is not ordered by a branch '
+	       'and its `why` does not say it all: [survey-findings.md]'
+	       '(survey-findings.md), written by hand.', '',
 	       '![plain if () verdicts per build](survey.svg)', '']
 	for name, data in sorted(results['trees'].items()):
 		out += tree_page(data) + ['']
