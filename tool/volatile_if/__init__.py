@@ -13,5 +13,5 @@ of source files), arches.py (per-architecture facts), ctext.py (C text:
 comments, brackets, statement ends), data/ (subject prefixes, header
 objects).
 Beside it, the machine-code analysis of `codegen` and `survey`, codegen/:
-corpus.py, sites.py and survey.py, on recompile.py, disasm.py, ctrldep.py and isa/ (a module per
-instruction set, named by arches.py)."""
+corpus.py, sites.py and survey.py, on recompile.py, disasm.py, ctrldep.py
+and isa/ (a module per instruction set, named by arches.py)."""

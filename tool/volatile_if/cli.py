@@ -173,6 +173,12 @@ def cmd_all(args) -> int:
 	return 0 if checked.ok and booted else 1
 
 
+def _patches_argument(p) -> None:
+	p.add_argument('--patches', type=Path, default=None,
+		       help='the series (default: generated-patches/'
+		       '<version of the tree>/)')
+
+
 def parser() -> argparse.ArgumentParser:
 	p = argparse.ArgumentParser(
 		prog='volatile-if',
@@ -218,9 +224,7 @@ def parser() -> argparse.ArgumentParser:
 			   'converted sites')
 	g.add_argument('--tree', help=f'kernel tree (default: {DEFAULT_TREE}); '
 		       'built with base-patch and --patches on top')
-	g.add_argument('--patches', type=Path, default=None,
-		       help='the series (default: generated-patches/'
-		       '<version of the tree>/)')
+	_patches_argument(g)
 	g.add_argument('--arch', action='append', choices=arches.CODEGEN_ARCHES,
 		       help='only this architecture (repeatable; the sites are '
 		       'checked on the weakly ordered ones)')
@@ -240,9 +244,7 @@ def parser() -> argparse.ArgumentParser:
 			   'each weak arch, compiler and -O level')
 	v.add_argument('--tree', help=f'kernel tree (default: {DEFAULT_TREE}); '
 		       'scanned, and built with base-patch and --patches on top')
-	v.add_argument('--patches', type=Path, default=None,
-		       help='the series (default: generated-patches/'
-		       '<version of the tree>/)')
+	_patches_argument(v)
 	v.add_argument('--arch', action='append', choices=sites.WEAK,
 		       help='only this architecture (repeatable)')
 	v.add_argument('--cc', action='append', metavar='CC',
@@ -268,9 +270,7 @@ def parser() -> argparse.ArgumentParser:
 				       help='From: and Signed-off-by: (default: '
 				       'git config of the tree)')
 			continue
-		a.add_argument('--patches', type=Path, default=None,
-			       help='the series (default: generated-patches/'
-		       '<version of the tree>/)')
+		_patches_argument(a)
 		a.add_argument('--arch', action='append', choices=list(
 			arches.ARCHES if name == 'check' else arches.QEMU_ARCHES),
 			help='only this architecture (repeatable)')

@@ -33,6 +33,8 @@ from . import corpus, ctrldep, disasm, isa, recompile
 # base-patch's own sites that the KUnit litmus tests run on two CPUs
 KUNIT_FILE = 'lib/volatile_if_kunit.c'
 KUNIT_FUNCTIONS = ('lb_side0', 'lb_side1', 'mp_reader')
+# the keyword of a site's if, converted or not
+IF = re.compile(r'\b(volatile_)?if\b')
 _EXITS = re.compile(r'\b(return|goto|break|continue)\b')
 _LABEL = re.compile(r'^[ \t]*(case\b[^:\n]*|default|[A-Za-z_]\w*)[ \t]*:(?!:)', re.M)
 
@@ -111,7 +113,7 @@ def region(source: str, line: int) -> Region:
 	goto, break, continue) and there is no else, the rest of the function
 	up to the first label, where other paths come in."""
 	text = ctext.blank(source)
-	m = re.compile(r'\b(?:volatile_)?if\b').search(text, ctext.offset(text, line, 0))
+	m = IF.search(text, ctext.offset(text, line, 0))
 	if not m or ctext.line_of(text, m.start()) != line:
 		raise Error(f'no if at line {line}')
 	try:

@@ -20,7 +20,6 @@ is then "not compiled" there.  ccache makes a rerun cheap, and distcc
 (DISTCC_HOSTS, common.ccache_env()) spreads a cold one.
 """
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -39,9 +38,6 @@ LKMM = {'acquire-in-branch': 'store in a leg',
 	'acquire-loop-exit': 'loop exit',
 	'documented-ctrl-dep': 'documented, no barrier',
 	'orphan-acquire': 'no branch'}
-
-_IF = re.compile(r'\b(volatile_)?if\b')
-
 
 @dataclass(frozen=True)
 class Target:
@@ -104,27 +100,32 @@ class Survey:
 
 
 def targets(worktree: Path, found: Sequence[scan.Site]
-	    ) -> Tuple[List[Target], List[Tuple[scan.Site, str]]]:
+	    ) -> Tuple[Dict[Target, sites.Region], List[Tuple[scan.Site, str]]]:
 	"""The sites of @found that have an if at their line in @worktree
-	(a conversion keeps its line), and those that do not, with why."""
-	out, skipped = [], []
-	lines: Dict[str, List[str]] = {}
+	(a conversion keeps its line), with the region it orders, and those
+	that do not, with why."""
+	out, skipped = {}, []
+	sources: Dict[str, str] = {}
 	for s in sorted(set(found)):
-		if s.file not in lines:
-			lines[s.file] = (worktree / s.file).read_text(
-				errors='replace').splitlines()
-		text = lines[s.file][s.line - 1] if s.line <= len(lines[s.file]) else ''
-		m = _IF.search(text)
+		if s.file not in sources:
+			sources[s.file] = (worktree / s.file).read_text(errors='replace')
+		lines = sources[s.file].splitlines()
+		m = sites.IF.search(lines[s.line - 1] if s.line <= len(lines) else '')
 		if not m:
 			skipped.append((s, 'no if at its line: a loop condition or '
 					'a lone barrier, which volatile_if does not take'))
 			continue
 		try:
-			compound = facts.site_facts('\n'.join(lines[s.file]), s.line,
-						    s.column, s.idiom).compound
+			region = sites.region(sources[s.file], s.line)
+		except Error as e:
+			skipped.append((s, str(e)))
+			continue
+		try:
+			compound = facts.site_facts(sources[s.file], s.line, s.column,
+						    s.idiom).compound
 		except ctext.CTextError:
 			compound = ''
-		out.append(Target(s, bool(m.group(1)), compound))
+		out[Target(s, bool(m.group(1)), compound)] = region
 	return out, skipped
 
 
@@ -200,18 +201,11 @@ def run(worktree: Path, found: Sequence[scan.Site], *,
 	"""Survey @found (scan's sites of the tree) in the objects of
 	@worktree (its series worktree)."""
 	require_tools(arch_names, compilers, opts)
-	ts, skipped = targets(worktree, found)
+	regions, skipped = targets(worktree, found)
 	survey = Survey(worktree.name, list(arch_names), list(compilers),
-			list(opts), ts, skipped)
-	regions, by_object = {}, {}
-	for t in ts:
-		try:
-			regions[t] = sites.region(
-				(worktree / t.site.file).read_text(errors='replace'),
-				t.site.line)
-		except Error as e:
-			survey.skipped.append((t.site, str(e)))
-			continue
+			list(opts), list(regions), skipped)
+	by_object: Dict[str, List[Target]] = {}
+	for t in regions:
 		by_object.setdefault(kbuild.object_for(worktree, t.site.file),
 				     []).append(t)
 	report = sites.SiteReport(list(arch_names), [])
