@@ -6,6 +6,7 @@ volatile_if()'s semantics), and the To:/Cc: headers that say so."""
 import os
 import re
 import subprocess
+import tempfile
 from pathlib import Path
 from typing import List, Sequence, Tuple
 
@@ -52,6 +53,15 @@ def _get_maintainer(tree: Path, args: Sequence[str]) -> str:
 		   env=env, what='scripts/get_maintainer.pl').stdout
 
 
+def diff_of(patch: str) -> str:
+	"""@patch from its first diff on.  get_maintainer.pl matches the K:
+	keywords of MAINTAINERS in the commit message too, and ours name the
+	architectures whose ordering they discuss: "riscv" alone would make
+	RISC-V's maintainers the To: of every patch."""
+	m = re.search(r'^diff --git ', patch, re.M)
+	return patch[m.start():] if m else patch
+
+
 def has_history(tree: Path) -> bool:
 	"""Whether @tree's repository has history for get_maintainer.pl --git
 	to read (more than the one commit scripts/setup makes)."""
@@ -69,7 +79,12 @@ def maintainers(tree: Path, patches: Sequence[Path],
 	maintainers and reviewers and linux-arch are on every patch: each
 	relies on volatile_if()'s semantics."""
 	git = ['--git'] if has_history(tree) else ['--no-git', '--no-git-fallback']
-	to, cc = parse_get_maintainer(_get_maintainer(tree, [*git, *map(str, patches)]))
+	with tempfile.TemporaryDirectory() as tmp:
+		diffs = []
+		for i, p in enumerate(patches):
+			diffs.append(Path(tmp) / f'{i}.diff')
+			diffs[-1].write_text(diff_of(p.read_text()))
+		to, cc = parse_get_maintainer(_get_maintainer(tree, [*git, *map(str, diffs)]))
 	lkmm_m, lkmm_r = lkmm((tree / 'MAINTAINERS').read_text(errors='replace'))
 	if not to:
 		for f in files:
