@@ -4,6 +4,7 @@ and the control-dependency analysis on canned disassembly of every
 architecture (fast), then the matrix of the corpus and the KUnit sites
 compiled by gcc and clang (slow)."""
 
+import re
 import textwrap
 from pathlib import Path
 
@@ -769,6 +770,22 @@ def test_matrix(codegen_tree):
 			for (a, c), v in _statuses(cells, k.name, 'if').items():
 				expect = 'compiler' if arches.get(a).tso else 'broken'
 				assert v.status == expect, (k.name, a, c, v.status, v.why)
+
+
+@pytest.mark.slow
+def test_one_asm_is_not_enough_on_arm(codegen_tree):
+	"""What base-patch 0001 says of an asm in the taken leg alone: gcc and
+	clang for 32-bit ARM then execute a store of the other leg as a
+	conditional STR, with no branch before it."""
+	m = corpus.run(['arm'], corpus.COMPILERS, ['then-asm'],
+		       build=lambda a, c: corpus.kernel_build(
+			       codegen_tree, arches.get(a), c))
+	for compiler in corpus.COMPILERS:
+		stores = [s.text for c in m.cells if c.compiler == compiler and
+			  c.verdict.status == 'pred'
+			  for s in c.verdict.stores if s.status == 'pred']
+		assert any(re.match(r'str(eq|ne)\s', x) for x in stores), \
+			(compiler, m.text())
 
 
 @pytest.mark.slow

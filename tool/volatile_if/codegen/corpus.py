@@ -57,6 +57,12 @@ VARIANTS = {
 	'asm-goto': Variant('asm-goto', about="base-patch's asm goto "
 			    'volatile_cond() before v2: a branch on the value '
 			    'of the condition over the then-leg'),
+	'then-asm': Variant('then-asm', guarantees=True,
+			    about='volatile_if with the asm of the then-leg '
+			    'only'),
+	'else-asm': Variant('else-asm', guarantees=True,
+			    about='volatile_if with the asm of the else-leg '
+			    'only'),
 }
 CHECKED = ('if', 'volatile_if')
 
