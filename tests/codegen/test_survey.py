@@ -145,6 +145,13 @@ def test_page_counts_and_lists_what_is_not_ordered_by_a_branch():
 	assert '- a.c:7 f() [acquire-early-exit]: no if at its line' in page
 
 
+def test_page_has_a_row_only_for_the_builds_that_ran():
+	# data() names O2 and Os, but only O2 ran
+	page = '\n'.join(survey.tree_page(data([cell('compiler', 'guaranteed')])))
+	assert '| arm64 | gcc | O2 | 1 |' in page
+	assert '| arm64 | gcc | Os |' not in page
+
+
 def test_page_says_plainly_when_nothing_is_lost():
 	page = '\n'.join(survey.tree_page(data([cell('compiler', 'guaranteed')])))
 	assert 'None: every plain if () is ordered' in page

@@ -272,6 +272,15 @@ def _where(c: dict) -> str:
 	return f'{c["file"]}:{c["line"]} {c["symbol"]}()'
 
 
+def builds(data: dict) -> List[Tuple[str, str, str]]:
+	"""The (arch, compiler, opt) builds of one tree's survey that ran: each
+	gives every site a cell or a not-compiled entry."""
+	ran = {(c['arch'], c['compiler'], c['opt'])
+	       for c in data['cells'] + data['not_compiled']}
+	return [(a, cc, o) for a in data['arches'] for cc in data['compilers']
+		for o in data['opts'] if (a, cc, o) in ran]
+
+
 def tree_page(data: dict) -> List[str]:
 	"""The section of one tree's survey (brief()'s JSON)."""
 	cells = data['cells']
@@ -287,19 +296,17 @@ def tree_page(data: dict) -> List[str]:
 	       ' | '.join(f'if: {s}' for s in STATUSES) +
 	       ' | volatile_if: guaranteed / cells | not compiled |',
 	       '|' + '---|' * (len(STATUSES) + 6)]
-	for a in data['arches']:
-		for cc in data['compilers']:
-			for o in data['opts']:
-				mine = [c for c in cells if (c['arch'], c['compiler'], c['opt'])
-					== (a, cc, o)]
-				vif = [c for c in mine if c['volatile_if']]
-				nc = sum(1 for x in data['not_compiled']
-					 if (x['arch'], x['compiler'], x['opt']) == (a, cc, o))
-				out.append(f'| {a} | {cc} | {o} | {len(mine)} | ' + ' | '.join(
-					str(sum(1 for c in mine if c['if']['status'] == s))
-					for s in STATUSES) + ' | ' +
-					f'{sum(1 for c in vif if c["volatile_if"]["status"] == "guaranteed")}'
-					f' / {len(vif)} | {nc} |')
+	for a, cc, o in builds(data):
+		mine = [c for c in cells if (c['arch'], c['compiler'], c['opt'])
+			== (a, cc, o)]
+		vif = [c for c in mine if c['volatile_if']]
+		nc = sum(1 for x in data['not_compiled']
+			 if (x['arch'], x['compiler'], x['opt']) == (a, cc, o))
+		out.append(f'| {a} | {cc} | {o} | {len(mine)} | ' + ' | '.join(
+			str(sum(1 for c in mine if c['if']['status'] == s))
+			for s in STATUSES) + ' | ' +
+			f'{sum(1 for c in vif if c["volatile_if"]["status"] == "guaranteed")}'
+			f' / {len(vif)} | {nc} |')
 	odd = [c for c in cells if c['if']['status'] not in ('compiler', 'guaranteed')
 	       or (c['volatile_if'] and c['volatile_if']['status'] != 'guaranteed')]
 	out += ['', '### Cells not ordered by a branch on the load', '']
