@@ -34,7 +34,8 @@ def test_applies_with_git_am(test_tree):
 @pytest.mark.parametrize('patch', SERIES)
 def test_checkpatch_strict(test_tree, patch):
 	verdict = checkpatch.checkpatch(test_tree, patch)
-	assert (verdict.errors, verdict.warnings) == (0, 0), verdict.output
+	assert (verdict.errors, verdict.warnings, verdict.checks) == (0, 0, 0), \
+		verdict.output
 
 
 @pytest.mark.parametrize('patch', SERIES)

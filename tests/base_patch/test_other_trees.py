@@ -46,7 +46,7 @@ def test_checkpatch_strict(version_tree):
 	version, patches, wt = version_tree
 	for patch in patches:
 		verdict = checkpatch.checkpatch(wt, patch)
-		assert (verdict.errors, verdict.warnings) == (0, 0), \
+		assert (verdict.errors, verdict.warnings, verdict.checks) == (0, 0, 0), \
 			f'{patch.name}:\n{verdict.output}'
 
 

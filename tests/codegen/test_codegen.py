@@ -687,6 +687,12 @@ def test_patch_sites(tmp_path):
 	p.write_text(PATCH.replace('+\t\t\t     x) {', '+\t\t\t     y) {'))
 	with pytest.raises(Error, match='more than'):
 		sites.patch_sites(p)
+	# x != NULL written as x, as the conversion does: the same expression
+	p.write_text(PATCH.replace('-\t\t    x) {', '-\t\t    x != NULL) {'))
+	assert len(sites.patch_sites(p)) == 1
+	p.write_text(PATCH.replace('-\t\t    x) {', '-\t\t    x == NULL) {'))
+	with pytest.raises(Error, match='more than'):
+		sites.patch_sites(p)
 
 
 def test_retarget():

@@ -3,6 +3,7 @@
 
 import pytest
 
+from volatile_if import ctext
 from volatile_if.rewrite import RewriteError, convert_all, convert_if
 
 pytestmark = pytest.mark.unit
@@ -55,6 +56,34 @@ def test_macro_line_continuations_keep_the_backslash_column():
 	assert out[3] == '\t\t\t     other)\t\\'
 	assert out[3].expandtabs(8).index('\\') == 40
 	assert out[4:] == src.splitlines()[4:]
+
+
+def test_comparison_to_null_as_checkpatch_wants_it_on_the_touched_line():
+	src = ('\t\tif (unlikely(sighand == NULL)) {\n'
+	       '\t\t\tif (p == NULL)\n')
+	assert convert_if(src, 1, 2) == ('\t\tvolatile_if (unlikely(!sighand)) {\n'
+					 '\t\t\tif (p == NULL)\n')
+	src = ('\tif (READ_ONCE(x) &&\n'
+	       '\t    s->next != NULL && a + b == NULL)\n')
+	assert convert_if(src, 1, 1) == ('\tvolatile_if (READ_ONCE(x) &&\n'
+					 '\t\t     s->next && a + b == NULL)\n')
+
+
+@pytest.mark.parametrize('cond, want', [
+	('unlikely(sighand == NULL)', 'unlikely(!sighand)'),
+	('p->q != NULL && r', 'p->q && r'),
+	('(a ||\n s.t == NULL)', '(a ||\n !s.t)'),
+	# not a whole operand, or not a name: the same expression only as is
+	('a + b == NULL', 'a + b == NULL'),
+	('*p == NULL', '*p == NULL'),
+	('f(x) == NULL', 'f(x) == NULL'),
+	('y->z[1] != NULL', 'y->z[1] != NULL'),
+	('c ? x == NULL : y', 'c ? x == NULL : y'),
+	('x == NULL + 1', 'x == NULL + 1'),
+	('x == NULLABLE', 'x == NULLABLE'),
+])
+def test_null_tests(cond, want):
+	assert ctext.null_tests(cond) == want
 
 
 def test_idempotent():

@@ -226,3 +226,19 @@ def strip_parens(text: str) -> str:
 def one_line(text: str) -> str:
 	"""@text, comments dropped and white space squeezed to one space."""
 	return ' '.join(blank(text, literals=False).split())
+
+
+# x == NULL, x != NULL as a whole operand: after ( && || or at the start,
+# before ) && || or at the end; x a name or a chain of members
+_NULL_TEST = re.compile(
+	r'(^|[(]|&&|\|\|)(\s*)([A-Za-z_]\w*(?:(?:->|\.)[A-Za-z_]\w*)*)'
+	r'[ \t]*(==|!=)[ \t]*NULL\b(?=\s*(?:$|[)]|&&|\|\|))')
+
+
+def null_tests(cond: str) -> str:
+	"""The condition @cond with each comparison of a name to NULL written
+	as checkpatch --strict asks ("!x", "x"), where that is the same
+	expression: the comparison is a whole operand of (), && or ||."""
+	return _NULL_TEST.sub(lambda m: m.group(1) + m.group(2) +
+			      ('!' if m.group(4) == '==' else '') + m.group(3),
+			      cond)

@@ -402,7 +402,8 @@ def site_facts(source: str, line: int, column: int, idiom: str,
 	pos = ctext.offset(source, line, column)
 	open_, close = ctext.condition(source, pos)
 	cond = source[open_ + 1:close]
-	facts = Facts(ctext.one_line(cond))
+	# as the patch writes it (rewrite.py)
+	facts = Facts(ctext.one_line(ctext.null_tests(cond)))
 	func = ctext.function_at(source, pos)
 	start, body_open, body_close = func if func else (0, 0, len(source) - 1)
 	function = source[start:body_close + 1]

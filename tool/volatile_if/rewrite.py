@@ -5,7 +5,9 @@ spatch gives the position of the `if` keyword; the change is made here, in
 the source text, so that nothing else moves: the condition keeps its words
 and line breaks, and the lines that continue it move right by the width of
 "volatile_", which keeps them aligned with the open parenthesis as
-checkpatch wants.  Input: source text and positions; output: source text.
+checkpatch wants.  The one exception is what checkpatch --strict asks of the
+lines a patch touches: a comparison to NULL becomes "!x" or "x".
+Input: source text and positions; output: source text.
 """
 
 import re
@@ -90,13 +92,26 @@ def convert_if(source: str, line: int, col: int) -> str:
 		raise RewriteError(f'line {line}, column {col}: expected "if", '
 				   f'found {text.strip()!r}')
 	end_row, _ = condition_end(lines, row, col)
-	lines[row] = _keep_backslash(text, text[:col] + PREFIX + text[col:])
+	old = lines
+	lines = _null_tests(lines, row, col)
+	text = lines[row]
+	lines[row] = _keep_backslash(old[row], text[:col] + PREFIX + text[col:])
 	for i in range(row + 1, end_row + 1):
 		body = lines[i].lstrip(' \t')
 		if body.strip():
 			lines[i] = _keep_backslash(
-				lines[i], indent(width(lines[i]) + len(PREFIX)) + body)
+				old[i], indent(width(lines[i]) + len(PREFIX)) + body)
 	return ''.join(lines)
+
+
+def _null_tests(lines: List[str], row: int, col: int) -> List[str]:
+	"""@lines with the comparisons to NULL of the condition of the `if` at
+	lines[row][col] as checkpatch --strict wants them on a line a patch
+	touches (ctext.null_tests()); the lines stay as many."""
+	text = ''.join(lines)
+	open_, close = ctext.condition(text, ctext.offset(text, row + 1, col))
+	cond = ctext.null_tests(text[open_ + 1:close])
+	return (text[:open_ + 1] + cond + text[close:]).splitlines(keepends=True)
 
 
 def convert_all(source: str, positions: Iterable[Tuple[int, int]]) -> str:

@@ -17,8 +17,9 @@ Each touched object is built in the check build (kbuild records its
 command), then compiled again with -g from that command, once as it is and
 once with volatile_if defined back to if () (tests/codegen/variants/if):
 that is the unconverted object, since a conversion changes nothing else
-(checked on every hunk).  The disassembly with source lines (objdump -dl
---inlines) tells which instructions belong to a site.
+but a comparison to NULL into the same expression (checked on every hunk).
+The disassembly with source lines (objdump -dl --inlines) tells which
+instructions belong to a site.
 """
 
 import re
@@ -71,16 +72,33 @@ def _hunks(patch: str):
 			yield file, lines
 
 
+def _null_tests(removed: str) -> str:
+	"""The conditions of the if statements in @removed as the conversion
+	writes them."""
+	out, pos = '', 0
+	for m in IF.finditer(removed):
+		if m.start() < pos:
+			continue
+		try:
+			open_, close = ctext.condition(removed, m.start())
+		except ctext.CTextError:
+			continue
+		out += removed[pos:open_ + 1] + ctext.null_tests(removed[open_ + 1:close])
+		pos = close
+	return out + removed[pos:]
+
+
 def patch_sites(patch: Path) -> List[Site]:
 	"""The if -> volatile_if conversions of @patch.  Fails if the patch
-	changes anything else, since the unconverted object is made by
-	defining volatile_if back to if ()."""
+	changes anything else (but comparisons to NULL written as checkpatch
+	wants them, the same expression), since the unconverted object is made
+	by defining volatile_if back to if ()."""
 	sites = []
 	for file, lines in _hunks(patch.read_text(errors='replace')):
 		removed = ''.join(t for k, _, t in lines if k == '-')
 		added = ''.join(t for k, _, t in lines if k == '+')
-		if re.sub(r'\s', '', added.replace('volatile_if', 'if')) != \
-		   re.sub(r'\s', '', removed):
+		if re.sub(r'\s', '', added.replace('volatile_if', 'if')) not in \
+		   {re.sub(r'\s', '', x) for x in (removed, _null_tests(removed))}:
 			raise Error(f'{patch.name}: {file}: a hunk changes more than '
 				    'if -> volatile_if: codegen cannot make its '
 				    'unconverted object')
