@@ -4,7 +4,8 @@
 
 # Debian's interpreter: it has python3-pytest, whatever python3 PATH finds.
 PYTHON ?= /usr/bin/python3
-PYTEST = $(PYTHON) -m pytest -v tests
+# --durations: where the time of a run goes, in every log.
+PYTEST = $(PYTHON) -m pytest -v --durations=25 tests
 
 .PHONY: setup run test test-quick check
 
