@@ -15,34 +15,13 @@ from volatile_if import arches, check, common, kunit_qemu, tree  # noqa: E402
 
 # Fixtures that need the unpacked kernel tree: a test using one is in the
 # `tree` tier, whatever else it is marked.
-TREE_FIXTURES = {'pristine', 'scanned_tree', 'test_tree', 'check_build',
-		 'kunit_run'}
+TREE_FIXTURES = {'pristine', 'test_tree', 'check_build', 'kunit_run'}
 
 
 def pytest_collection_modifyitems(config, items):
 	for item in items:
 		if TREE_FIXTURES & set(getattr(item, 'fixturenames', ())):
 			item.add_marker(pytest.mark.tree)
-
-
-def pytest_collection_finish(session):
-	# Scanning the whole tree takes minutes with a cold scan cache, and the
-	# CPU idles through much of the run (QEMU, checkpatch, one spatch at a
-	# time): fill the cache at idle priority from the start, for the tests
-	# that scan the tree (scanned_tree).
-	if any('scanned_tree' in getattr(item, 'fixturenames', ())
-	       for item in session.items) and common.DEFAULT_TREE.is_dir():
-		session.config.warm_scan = subprocess.Popen(
-			['nice', '-n', '19', *TOOL, 'scan', '--tree',
-			 str(common.DEFAULT_TREE), '--json'],
-			stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-
-def pytest_sessionfinish(session):
-	warm = getattr(session.config, 'warm_scan', None)
-	if warm and warm.poll() is None:
-		warm.terminate()
-		warm.wait()
 
 
 def _once(make):
@@ -84,16 +63,6 @@ def pristine():
 		return tree.kernel_tree(common.DEFAULT_TREE)
 	except common.Error as e:
 		pytest.fail(str(e))
-
-
-@pytest.fixture(scope='session')
-def scanned_tree(pristine, pytestconfig):
-	"""pristine, once the scan the session started in the background has
-	filled the scan cache with its files (a scan of it is then quick)."""
-	warm = getattr(pytestconfig, 'warm_scan', None)
-	if warm:
-		warm.wait()
-	return pristine
 
 
 @pytest.fixture(scope='session')

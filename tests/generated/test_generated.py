@@ -45,10 +45,10 @@ def test_recipients_come_from_the_code_not_the_words(folder):
 
 
 @pytest.mark.slow
-def test_regenerates_byte_for_byte(tool, scanned_tree, tmp_path):
+def test_regenerates_byte_for_byte(tool, pristine, tmp_path):
 	"""convert on the tree scripts/setup unpacked, signed by the example
 	identity, gives the committed files, byte for byte."""
-	proc = tool('convert', '--tree', scanned_tree, '--out', tmp_path,
+	proc = tool('convert', '--tree', pristine, '--out', tmp_path,
 		    '--identity', convert.EXAMPLE_IDENTITY)
 	assert proc.returncode == 0, proc.stderr
 	made = {p.name: p.read_bytes() for p in tmp_path.glob('*.patch')}
