@@ -242,3 +242,10 @@ def null_tests(cond: str) -> str:
 	return _NULL_TEST.sub(lambda m: m.group(1) + m.group(2) +
 			      ('!' if m.group(4) == '==' else '') + m.group(3),
 			      cond)
+
+
+def null_tests_at(text: str, pos: int) -> str:
+	"""@text with the condition of the if statement at @pos as
+	null_tests() writes it."""
+	open_, close = condition(text, pos)
+	return text[:open_ + 1] + null_tests(text[open_ + 1:close]) + text[close:]

@@ -93,7 +93,9 @@ def convert_if(source: str, line: int, col: int) -> str:
 				   f'found {text.strip()!r}')
 	end_row, _ = condition_end(lines, row, col)
 	old = lines
-	lines = _null_tests(lines, row, col)
+	# as many lines: a comparison to NULL only gets shorter
+	lines = ctext.null_tests_at(source, ctext.offset(source, line, col)) \
+		.splitlines(keepends=True)
 	text = lines[row]
 	lines[row] = _keep_backslash(old[row], text[:col] + PREFIX + text[col:])
 	for i in range(row + 1, end_row + 1):
@@ -102,16 +104,6 @@ def convert_if(source: str, line: int, col: int) -> str:
 			lines[i] = _keep_backslash(
 				old[i], indent(width(lines[i]) + len(PREFIX)) + body)
 	return ''.join(lines)
-
-
-def _null_tests(lines: List[str], row: int, col: int) -> List[str]:
-	"""@lines with the comparisons to NULL of the condition of the `if` at
-	lines[row][col] as checkpatch --strict wants them on a line a patch
-	touches (ctext.null_tests()); the lines stay as many."""
-	text = ''.join(lines)
-	open_, close = ctext.condition(text, ctext.offset(text, row + 1, col))
-	cond = ctext.null_tests(text[open_ + 1:close])
-	return (text[:open_ + 1] + cond + text[close:]).splitlines(keepends=True)
 
 
 def convert_all(source: str, positions: Iterable[Tuple[int, int]]) -> str:

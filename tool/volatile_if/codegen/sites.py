@@ -74,18 +74,13 @@ def _hunks(patch: str):
 
 def _null_tests(removed: str) -> str:
 	"""The conditions of the if statements in @removed as the conversion
-	writes them."""
-	out, pos = '', 0
-	for m in IF.finditer(removed):
-		if m.start() < pos:
-			continue
+	writes them; the last first, so that the offsets of the others hold."""
+	for m in reversed(list(IF.finditer(removed))):
 		try:
-			open_, close = ctext.condition(removed, m.start())
+			removed = ctext.null_tests_at(removed, m.start())
 		except ctext.CTextError:
 			continue
-		out += removed[pos:open_ + 1] + ctext.null_tests(removed[open_ + 1:close])
-		pos = close
-	return out + removed[pos:]
+	return removed
 
 
 def patch_sites(patch: Path) -> List[Site]:
