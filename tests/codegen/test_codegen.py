@@ -1,18 +1,22 @@
 # SPDX-License-Identifier: GPL-2.0
 """The code-generation checks: the objdump parser, the instruction table
 and the control-dependency analysis on canned disassembly of every
-architecture (fast), then the matrix of the corpus and the KUnit sites
-compiled by gcc and clang (slow)."""
+architecture, and the committed results of scripts/bench-codegen (unit);
+then a slice of its matrix, the corpus and the KUnit sites compiled by gcc
+and clang now (slow)."""
 
+import importlib.machinery
+import importlib.util
+import json
 import re
 import textwrap
 from pathlib import Path
 
 import pytest
 
-from volatile_if import arches
+from volatile_if import arches, tree
 from volatile_if.codegen import corpus, ctrldep, disasm, isa, recompile, sites
-from volatile_if.common import Error
+from volatile_if.common import GENERATED_PATCHES, Error
 
 
 def parse(listing: str) -> list:
@@ -78,6 +82,7 @@ Disassembly of section .text:
 '''
 
 
+@pytest.mark.unit
 def test_arm64_hoisted_store_is_broken():
 	v = analyse('arm64', ARM64_HOISTED, 'cg_identical_stores', 0x50, 0x28)
 	assert v.status == 'broken'
@@ -85,6 +90,7 @@ def test_arm64_hoisted_store_is_broken():
 	assert v.loads == [0x54] and v.insns == 10
 
 
+@pytest.mark.unit
 def test_arm64_asm_goto_branch_orders():
 	v = analyse('arm64', ARM64_ASM_GOTO, 'cg_identical_stores', 0x68, 0x30,
 		    required=True)
@@ -104,6 +110,7 @@ def test_arm64_asm_goto_branch_orders():
 	assert v.status == 'broken', v.why
 
 
+@pytest.mark.unit
 def test_arm64_loop_reloads_and_barrier():
 	listing = '''
 	00000000000000b0 <cg_spin_wait>:
@@ -135,6 +142,7 @@ def test_arm64_loop_reloads_and_barrier():
 	assert analyse('arm64', no_fence, 'cg_spin_wait', 0xb0, 0x38).status == 'broken'
 
 
+@pytest.mark.unit
 def test_arm_predicated_store():
 	listing = '''
 	00000000 <cg_article_basic>:
@@ -148,6 +156,7 @@ def test_arm_predicated_store():
 	assert v.status == 'pred'
 
 
+@pytest.mark.unit
 def test_arm_ldrd_pair_and_orrs():
 	# volatile_if (u64 & (1ULL << 40)): the high half is the second register
 	listing = '''
@@ -173,6 +182,7 @@ def test_arm_ldrd_pair_and_orrs():
 	assert analyse('arm', constant, 'cg_u64_high', 0x278, 0x30).status == 'broken'
 
 
+@pytest.mark.unit
 def test_powerpc_select_is_broken_and_carry_is_followed():
 	select = '''
 	0000000000000090 <cg_identical_stores>:
@@ -207,6 +217,7 @@ def test_powerpc_select_is_broken_and_carry_is_followed():
 	assert analyse('powerpc', other_field, 'cg_is_err', 0x1c0, 0x2c).status == 'broken'
 
 
+@pytest.mark.unit
 def test_riscv_label_relocation_and_seqz():
 	listing = '''
 	0000000000000108 <cg_negation>:
@@ -236,6 +247,7 @@ def test_riscv_label_relocation_and_seqz():
 	assert analyse('riscv', hoisted, 'cg_negation', 0x108, 0x1e).status == 'broken'
 
 
+@pytest.mark.unit
 def test_x86_tso_only_asks_for_the_order():
 	listing = '''
 	0000000000000040 <cg_identical_stores>:
@@ -265,6 +277,7 @@ def test_x86_tso_only_asks_for_the_order():
 		       required=True).status == 'broken'
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize('arch,mnemonic,operands,expect', [
 	('arm64', 'ldp', 'x29, x30, [sp], #16',
 	 dict(loaded={'x29', 'x30'}, defs={'sp'}, load=True)),
@@ -320,11 +333,13 @@ def test_decoder(arch, mnemonic, operands, expect):
 		assert (set(got) if isinstance(got, frozenset) else got) == value, key
 
 
+@pytest.mark.unit
 def test_every_instruction_set_named_has_a_module():
 	for name in arches.CODEGEN_ARCHES:
 		assert isa.get(arches.get(name).isa).name == arches.get(name).isa
 
 
+@pytest.mark.unit
 def test_loads_tested_follows_spills():
 	listing = '''
 	0000000000000000 <f>:
@@ -346,6 +361,7 @@ def test_loads_tested_follows_spills():
 	assert [g.insns[n].addr for n in ctrldep.loads_tested(g, 5)] == [0x0, 0x8, 0xc]
 
 
+@pytest.mark.unit
 def test_where_chain_of_inlined_code():
 	listing = textwrap.dedent('''
 	Disassembly of section .text:
@@ -412,6 +428,7 @@ get():
 '''
 
 
+@pytest.mark.unit
 def test_site_cmpxchg_loop_is_followed_to_its_loads():
 	arch = arches.get('arm64')
 	file = 'net/netfilter/nf_conntrack_core.c'
@@ -448,6 +465,7 @@ def test_site_cmpxchg_loop_is_followed_to_its_loads():
 	assert v.status == 'broken', v.why
 
 
+@pytest.mark.unit
 def test_site_lr_sc_loops_riscv_powerpc():
 	riscv = '''
 	Disassembly of section .text:
@@ -518,6 +536,7 @@ put():
 '''
 
 
+@pytest.mark.unit
 def test_site_peeled_loop():
 	arch = arches.get('arm64')
 	reg = sites.Region({10}, {10, 11})
@@ -553,6 +572,7 @@ FAR = '''
 '''
 
 
+@pytest.mark.unit
 def test_branch_target_outside_the_function_is_broken():
 	good = analyse('powerpc', FAR, 'cg_far_leg', 0, 0x20, required=True)
 	assert good.status == 'guaranteed', good.why
@@ -574,6 +594,7 @@ def test_branch_target_outside_the_function_is_broken():
 	assert v.status != 'broken', v.why
 
 
+@pytest.mark.unit
 def test_branch_to_a_function_entry_or_split_is_legal():
 	listing = '''
 	Disassembly of section .text:
@@ -630,6 +651,7 @@ out:
 '''
 
 
+@pytest.mark.unit
 def test_region_legs_and_exits():
 	r = sites.region(SOURCE, 5)
 	assert r.condition == {5, 6} and r.ordered == set(range(6, 11))
@@ -640,6 +662,7 @@ def test_region_legs_and_exits():
 		sites.region(SOURCE, 3)
 
 
+@pytest.mark.unit
 def test_stores_of_a_call_in_the_condition_are_not_the_legs():
 	barrier = 'arch/arm64/include/asm/barrier.h'
 	cond = {4153}
@@ -679,6 +702,7 @@ diff --git a/ipc/msg.c b/ipc/msg.c
 '''
 
 
+@pytest.mark.unit
 def test_patch_sites(tmp_path):
 	p = tmp_path / '0001-ipc.patch'
 	p.write_text(PATCH)
@@ -695,6 +719,7 @@ def test_patch_sites(tmp_path):
 		sites.patch_sites(p)
 
 
+@pytest.mark.unit
 def test_retarget():
 	argv = ['ccache', 'gcc', '-Wp,-MMD,lib/.x.o.d', '-nostdinc', '-Iinclude',
 		'-O2', '-c', '-o', 'lib/x.o', '/t/lib/x.c']
@@ -704,6 +729,7 @@ def test_retarget():
 		'-g', '-c', '-o', '/o/y.o', '/c/y.c']
 
 
+@pytest.mark.unit
 def test_corpus_cases():
 	cases = corpus.cases()
 	names = [k.name for k in cases]
@@ -719,6 +745,7 @@ def test_corpus_cases():
 			assert [x.name for x in cases if x.file == k.file] == [k.name]
 
 
+@pytest.mark.unit
 def test_compile_error_line():
 	clang = Error('compiling x.c failed (exit 1)', textwrap.dedent("""\
 		/t/tests/codegen/constant_or.c:14:2: error: call to __compiletime_assert_9 declared with 'error' attribute: volatile_cond() with a constant condition
@@ -737,45 +764,59 @@ def codegen_tree(test_tree):
 	return test_tree
 
 
-def _statuses(cells, case, variant):
-	return {(c.arch, c.compiler): c.verdict for c in cells
-		if c.case == case and c.variant == variant}
+# The suite's slice of scripts/bench-codegen's matrix, whose committed
+# results (tool/docs/codegen.json) are checked below: gcc on every
+# architecture, whose check builds test_cross_compile has prepared, and
+# clang on arm64 and arm, where clang breaks every if-breaks case.  Each
+# other clang build would cost a cold kernel prepare.
+CLANG_SLICE = ('arm64', 'arm')
+
+
+def _slice(worktree: Path, variants) -> list:
+	def build(arch, compiler):
+		return corpus.kernel_build(worktree, arches.get(arch), compiler)
+	return [corpus.run(arches.CODEGEN_ARCHES, ['gcc'], variants, build=build),
+		corpus.run(CLANG_SLICE, ['clang'], variants, build=build)]
+
+
+def _matrix_holds(cases: dict, cells: list) -> None:
+	"""What the corpus shows, on @cells (case, arch, compiler, variant,
+	status, why) of @cases (name -> tags): volatile_if is guaranteed
+	wherever the condition depends on the load, the far leg included; the
+	cases the compilers break with if () are broken somewhere; a constant
+	condition does not compile with volatile_if, and is broken with if ()
+	on the weakly ordered architectures (no branch at all), ordered by the
+	compiler on TSO."""
+	constant = {k for k, tags in cases.items() if 'constant' in tags}
+	assert constant
+	assert not [c for c in cells if c[4] == 'error' and c[0] not in constant]
+	wrong = [c for c in cells if 'depends' in cases[c[0]] and
+		 c[3] == 'volatile_if' and c[4] != 'guaranteed']
+	assert not wrong
+	for k, tags in cases.items():
+		if 'if-breaks' in tags:
+			assert any(c[4] == 'broken' for c in cells
+				   if c[0] == k and c[3] == 'if'), k
+		if 'constant' in tags:
+			for c in cells:
+				if c[0] != k:
+					continue
+				if c[3] == 'volatile_if':
+					assert c[4] == 'error' and 'constant' in c[5], c
+				else:
+					tso = arches.get(c[1]).tso
+					assert c[4] == ('compiler' if tso else 'broken'), c
 
 
 @pytest.mark.slow
 def test_matrix(codegen_tree):
-	"""gcc and clang, plain if and volatile_if, on the five architectures:
-	volatile_if is guaranteed wherever the condition depends on the load,
-	the far leg included; the cases the compilers break with if () are
-	broken somewhere; a constant condition does not compile with
-	volatile_if, and is broken with if () on the weakly ordered
-	architectures (no branch at all), ordered by the compiler on TSO."""
-	def build(arch, compiler):
-		return corpus.kernel_build(codegen_tree, arches.get(arch), compiler)
-	m = corpus.run(arches.CODEGEN_ARCHES, corpus.COMPILERS, corpus.CHECKED,
-			build=build)
-	print(m.text())
-	cells = m.cells
-	constant = {k.name for k in m.cases if 'constant' in k.tags}
-	assert constant
-	assert not [c for c in cells if c.verdict.status == 'error' and
-		    c.case not in constant], m.text()
-	wrong = [f'{c.case} {c.arch} {c.compiler}: {c.verdict.status}: {c.verdict.why}'
-		 for c in cells for k in m.cases
-		 if k.name == c.case and 'depends' in k.tags and
-		 c.variant == 'volatile_if' and c.verdict.status != 'guaranteed']
-	assert not wrong
-	for k in m.cases:
-		if 'if-breaks' in k.tags:
-			assert any(c.verdict.status == 'broken' for c in cells
-				   if c.case == k.name and c.variant == 'if'), k.name
-		if 'constant' in k.tags:
-			for (a, c), v in _statuses(cells, k.name, 'volatile_if').items():
-				assert v.status == 'error' and 'constant' in v.why, \
-					(k.name, a, c, v.status, v.why)
-			for (a, c), v in _statuses(cells, k.name, 'if').items():
-				expect = 'compiler' if arches.get(a).tso else 'broken'
-				assert v.status == expect, (k.name, a, c, v.status, v.why)
+	"""Plain if and volatile_if, the slice above, compiled now."""
+	runs = _slice(codegen_tree, corpus.CHECKED)
+	for m in runs:
+		print(m.text())
+	_matrix_holds({k.name: k.tags for k in corpus.cases()},
+		      [(c.case, c.arch, c.compiler, c.variant, c.verdict.status,
+			c.verdict.why) for m in runs for c in m.cells])
 
 
 @pytest.mark.slow
@@ -797,14 +838,87 @@ def test_one_asm_is_not_enough_on_arm(codegen_tree):
 @pytest.mark.slow
 def test_kunit_sites(codegen_tree):
 	"""base-patch's litmus sites are guaranteed in the objects of the
-	four weakly ordered architectures and both compilers."""
+	four weakly ordered architectures with gcc, and of CLANG_SLICE with
+	clang (all four: tool/docs/codegen.json)."""
 	kunit = sites.kunit_sites(codegen_tree)
 	assert len(kunit) == len(sites.KUNIT_FUNCTIONS)
-	report = sites.analyse(codegen_tree, kunit)
-	print(report.text())
-	assert not report.missing
-	got = {(r.site, r.arch, r.compiler) for r in report.results}
-	assert got == {(s, a, c) for s in kunit for a in sites.WEAK
-		       for c in corpus.COMPILERS}
-	assert all(r.verdict.status == 'guaranteed' for r in report.results), \
-		report.text()
+	reports = [sites.analyse(codegen_tree, kunit, compilers=['gcc']),
+		   sites.analyse(codegen_tree, kunit, arch_names=CLANG_SLICE,
+				 compilers=['clang'])]
+	results = [r for report in reports for r in report.results]
+	for report in reports:
+		print(report.text())
+		assert not report.missing
+	got = {(r.site, r.arch, r.compiler) for r in results}
+	assert got == {(s, a, 'gcc') for s in kunit for a in sites.WEAK} | \
+		{(s, a, 'clang') for s in kunit for a in CLANG_SLICE}
+	assert all(r.verdict.status == 'guaranteed' for r in results), \
+		[(r.site, r.arch, r.compiler, r.verdict.why) for r in results
+		 if r.verdict.status != 'guaranteed']
+
+
+# The committed results of scripts/bench-codegen, all of its matrix.
+
+DOCS = Path(__file__).resolve().parents[2] / 'tool' / 'docs'
+
+
+def _bench_codegen():
+	"""scripts/bench-codegen, which makes the page, as a module."""
+	loader = importlib.machinery.SourceFileLoader(
+		'bench_codegen', str(DOCS.parents[1] / 'scripts' / 'bench-codegen'))
+	module = importlib.util.module_from_spec(
+		importlib.util.spec_from_loader(loader.name, loader))
+	loader.exec_module(module)
+	return module
+
+
+@pytest.fixture(scope='module')
+def committed():
+	return json.loads((DOCS / 'codegen.json').read_text())
+
+
+@pytest.mark.unit
+def test_committed_page_is_made_from_the_json(committed):
+	assert (DOCS / 'codegen.md').read_text() == \
+		_bench_codegen().page(committed) + '\n'
+
+
+@pytest.mark.unit
+def test_committed_matrix_is_of_the_corpus_and_holds(committed):
+	m = committed['matrix']
+	assert m['cases'] == {k.name: {'file': k.file, 'tags': list(k.tags)}
+			      for k in corpus.cases()}
+	assert set(m['arches']) == set(arches.CODEGEN_ARCHES)
+	assert set(m['compilers']) == set(corpus.COMPILERS)
+	cells = [(c['case'], c['arch'], c['compiler'], c['variant'],
+		  c['status'], c['why']) for c in m['cells']]
+	assert {c[:4] for c in cells} == {
+		(k, a, c, v) for k in m['cases'] for a in m['arches']
+		for c in m['compilers'] for v in m['variants']}
+	_matrix_holds({k: v['tags'] for k, v in m['cases'].items()},
+		      [c for c in cells if c[3] in corpus.CHECKED])
+
+
+@pytest.mark.unit
+def test_committed_sites_are_the_series_and_guaranteed(committed):
+	"""Every site generated-patches/6.1 converts, and base-patch's litmus
+	sites, on the four weakly ordered architectures and both compilers;
+	volatile_if guaranteed at each."""
+	s = committed['sites']
+	assert not s['missing'] and not s['failed']
+	converted = {(x.file, x.line) for p in tree.series(GENERATED_PATCHES)
+		     for x in sites.patch_sites(p)}
+	kunit = {x['function'] for x in s['sites']
+		 if x['origin'].startswith('base-patch')}
+	assert kunit == set(sites.KUNIT_FUNCTIONS)
+	cells = {}
+	for x in s['sites']:
+		where = x['function'] if x['function'] in kunit else \
+			(x['file'], x['line'])
+		cells.setdefault(where, set()).add((x['arch'], x['compiler']))
+	assert set(cells) == converted | kunit
+	every = {(a, c) for a in sites.WEAK for c in corpus.COMPILERS}
+	assert all(got == every for got in cells.values()), cells
+	bad = [(x['file'], x['line'], x['arch'], x['compiler'])
+	       for x in s['sites'] if x['volatile_if']['status'] != 'guaranteed']
+	assert not bad
