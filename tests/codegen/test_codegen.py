@@ -509,6 +509,73 @@ def test_site_lr_sc_loops_riscv_powerpc():
 	assert v.status != 'guaranteed'
 
 
+# kernel/smp.c's __csd_lock_wait() on powerpc, gcc 12 -O2, cut down: the
+# condition calls a function that loads the lock flag (READ_ONCE) and a
+# tuning variable (a plain load, tested later on the path that waits on).
+# A store of that path comes before the branch on the tuning variable; it
+# is ordered after the flag's load, which is what the site orders after.
+CSD_SOURCE = """\
+static bool toolong(struct w *w)
+{
+	u64 timeout;
+
+	unsigned int flags = READ_ONCE(w->flags);
+	timeout = wait_timeout;
+
+	if (!(flags & 1))
+	if (timeout == 0)
+	if (toolong(w))
+		break;
+	w->done = 1;
+"""
+CSD_SITE = '''
+Disassembly of section .text:
+
+0000000000000000 <wait>:
+wait():
+/t/kernel/x.c:5
+inlined by /t/kernel/x.c:10 (wait)
+   0:	lwz     r10,8(r3)
+/t/kernel/x.c:6
+inlined by /t/kernel/x.c:10 (wait)
+   4:	ld      r31,0(r4)
+/t/kernel/x.c:8
+inlined by /t/kernel/x.c:10 (wait)
+   8:	andi.   r10,r10,1
+   c:	bne     18 <wait+0x18>
+/t/kernel/x.c:12
+  10:	stw     r9,0(r5)
+  14:	blr
+/t/kernel/x.c:10
+  18:	std     r28,176(r1)
+/t/kernel/x.c:9
+inlined by /t/kernel/x.c:10 (wait)
+  1c:	cmpdi   cr7,r31,0
+  20:	beq     cr7,0 <wait>
+  24:	blr
+'''
+
+
+@pytest.mark.unit
+def test_site_plain_load_the_condition_tests_orders_nothing(tmp_path):
+	(tmp_path / 'kernel').mkdir()
+	(tmp_path / 'kernel' / 'x.c').write_text(CSD_SOURCE)
+	source = sites.SourceLines(tmp_path)
+	arch = arches.get('powerpc')
+	reg = sites.Region({10}, {10, 11, 12})
+	g = graph_of('powerpc', CSD_SITE, 'wait', 0x28)
+	v, _ = sites.site_verdict(arch, g, 'kernel/x.c', reg, False, source.marked)
+	assert v.status == 'compiler' and v.loads == [0x0], (v.status, v.why)
+	# every load the branches test, the tuning variable's included
+	v, _ = sites.site_verdict(arch, g, 'kernel/x.c', reg, False)
+	assert v.status == 'broken' and 'load at 4 ' in v.why, v.why
+	# with no marked load among them, all count
+	(tmp_path / 'kernel' / 'x.c').write_text(CSD_SOURCE.replace('READ_ONCE', 'READ'))
+	v, _ = sites.site_verdict(arch, g, 'kernel/x.c', reg, False,
+				  sites.SourceLines(tmp_path).marked)
+	assert v.status == 'broken', v.why
+
+
 # perf's ring buffer on powerpc, gcc: the do-while loop peeled.  The
 # first round loads the tail but skips the check (rb->overwrite) and goes
 # round; the second loads it again and branches on that.  The first load's

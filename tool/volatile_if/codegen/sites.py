@@ -25,9 +25,9 @@ instructions belong to a site.
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Set
+from typing import Callable, Dict, List, Optional, Sequence, Set
 
-from .. import arches, ctext, kbuild, tree
+from .. import arches, ctext, facts, kbuild, tree
 from ..common import GENERATED_PATCHES, Error, progress
 from . import corpus, ctrldep, disasm, isa, recompile
 
@@ -251,13 +251,41 @@ def _called(insn: disasm.Insn, file: str, condition: Set[int]) -> bool:
 	return False
 
 
-class _Object:
-	"""One compile of a touched object, disassembled with lines."""
+class SourceLines:
+	"""The lines of the files an object's line table names, read from
+	@tree by the longest tail of the name that is in it: the table of an
+	object that ccache made for another clone names that clone's tree."""
 
-	def __init__(self, arch: arches.Arch, path: Path):
+	def __init__(self, tree: Path):
+		self.tree = tree
+		self._files: Dict[str, List[str]] = {}
+
+	def line(self, name: str, n: int) -> str:
+		if name not in self._files:
+			parts = Path(name).parts
+			found = next((self.tree.joinpath(*parts[k:])
+				      for k in range(len(parts)) if parts[k] != '/'
+				      and self.tree.joinpath(*parts[k:]).is_file()), None)
+			self._files[name] = found.read_text(errors='replace') \
+				.splitlines() if found else []
+		lines = self._files[name]
+		return lines[n - 1] if 0 < n <= len(lines) else ''
+
+	def marked(self, insn: disasm.Insn) -> bool:
+		"""Whether @insn is code of a line with a marked access
+		(READ_ONCE(), atomic_read(), ...: facts.MARKED), at any depth
+		of inlining."""
+		return any(facts.MARKED.search(self.line(f, n)) for f, n in insn.where)
+
+
+class _Object:
+	"""One compile of a touched object of @tree, disassembled with lines."""
+
+	def __init__(self, arch: arches.Arch, path: Path, tree: Path):
 		self.arch = arch
 		self.obj = disasm.disassemble(arch.objdump, path, lines=True)
 		self.decoder = isa.decoder(arch.isa)
+		self.source = SourceLines(tree)
 
 	def functions_at(self, file: str, lines: Set[int]) -> List[str]:
 		"""The functions with code of @lines of @file; a gcc-split part
@@ -280,12 +308,16 @@ def branches(g: ctrldep.Graph, file: str, lines: Set[int]) -> List[int]:
 
 
 def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
-		 reg: Region, branch_required: bool):
+		 reg: Region, branch_required: bool,
+		 marked: Optional[Callable[[disasm.Insn], bool]] = None):
 	"""(verdict, the site's branches) of the site of @file at @reg in @g.
-	The marked loads are those the site's branches test (following
-	registers and spill slots, atomic read-modify-writes included); a
-	site without a branch has the loads of its condition instead, so
-	that the stores are found unordered.  The stores and calls (a callee
+	The loads to order after are those the site's branches test
+	(following registers and spill slots, atomic read-modify-writes
+	included) that are @marked accesses, when there are such (a plain
+	load the condition tests as well, a tuning variable say, orders
+	nothing); all of them without @marked.  A site without a branch has
+	the loads of its condition instead, so that the stores are found
+	unordered.  The stores and calls (a callee
 	may store) of the legs, but not of the functions the condition calls,
 	must be ordered on the paths through the site's branches (all paths
 	if it has none): a store on a path that skips the site, such as the
@@ -294,6 +326,8 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 	foo.part.0) counts as a call."""
 	found = branches(g, file, reg.condition)
 	seeds = {n for b in found for n in ctrldep.loads_tested(g, b)}
+	if marked:
+		seeds = {n for n in seeds if marked(g.insns[n])} or seeds
 	if not found:
 		seeds = {n for n, (i, s) in enumerate(zip(g.insns, g.sems))
 			 if s.load and _at(i, file, reg.condition)}
@@ -331,7 +365,7 @@ def _site_in(arch, objects: Dict[str, _Object], site: Site, file: str,
 			g = o.graph(name)
 			v, found = site_verdict(
 				arch, g, file, reg,
-				corpus.VARIANTS[variant].guarantees)
+				corpus.VARIANTS[variant].guarantees, o.source.marked)
 			if variant == 'volatile_if':
 				result = SiteResult(site, arch.name, compiler, name, v,
 						    branch=g.insns[found[0]].addr
@@ -370,7 +404,7 @@ def compile_object(b: kbuild.KernelBuild, target: str, variants: Sequence[str],
 			report.failed.append(f'{target} {b.arch.name} {b.cc} {v}: '
 					     f'{corpus.compile_error(e)}')
 			continue
-		objects[v] = _Object(b.arch, path)
+		objects[v] = _Object(b.arch, path, b.tree)
 	return objects
 
 

@@ -165,7 +165,7 @@ def _cells(arch: arches.Arch, compiler: str, opt: str,
 			continue
 		g = plain.graph(name)
 		v, found = sites.site_verdict(arch, g, t.site.file, region,
-					      branch_required=False)
+					      False, plain.source.marked)
 		if found and not any(ctrldep.loads_tested(g, b) for b in found):
 			# The branch tests a local set elsewhere or a callee's value:
 			# the load is out of this if's reach, which is the source's
@@ -187,9 +187,10 @@ def _cells(arch: arches.Arch, compiler: str, opt: str,
 				f'orders nothing after it; {v.why}'
 		cell = Cell(t, arch.name, compiler, opt, name, v)
 		if t.converted:
+			conv = objects['volatile_if']
 			cell.volatile, _ = sites.site_verdict(
-				arch, objects['volatile_if'].graph(name), t.site.file,
-				region, branch_required=True)
+				arch, conv.graph(name), t.site.file, region, True,
+				conv.source.marked)
 		out.append(cell)
 	return out
 
