@@ -576,6 +576,46 @@ def test_site_plain_load_the_condition_tests_orders_nothing(tmp_path):
 	assert v.status == 'broken', v.why
 
 
+# lib/rcuref.c's rcuref_put_slowpath(), cut down: the site orders no store
+# of its own function; its callers act on what it returns.
+RETURNS = '''
+Disassembly of section .text:
+
+0000000000000000 <put>:
+put():
+/t/kernel/x.c:10
+   0:	ldr	w1, [x0]
+   4:	cbz	w1, 10 <put+0x10>
+/t/kernel/x.c:11
+   8:	mov	w0, #0x1
+   c:	ret
+/t/kernel/x.c:12
+  10:	mov	w0, #0x0
+  14:	ret
+'''
+
+
+@pytest.mark.unit
+def test_site_return_is_ordered_as_the_callers_code():
+	arch = arches.get('arm64')
+	reg = sites.Region({10}, {10, 11, 12})
+	v, _ = sites.site_verdict(arch, graph_of('arm64', RETURNS, 'put', 0x18),
+				  'kernel/x.c', reg, True)
+	assert v.status == 'guaranteed' and \
+		[(s.addr, s.text) for s in v.stores] == [(0xc, 'ret'), (0x14, 'ret')]
+	# the branch made a select: what is returned depends on the load
+	select = RETURNS.replace('cbz\tw1, 10 <put+0x10>', 'cmp\tw1, #0x0') \
+		.replace('mov\tw0, #0x1', 'cset\tw0, ne')
+	v, _ = sites.site_verdict(arch, graph_of('arm64', select, 'put', 0x10),
+				  'kernel/x.c', reg, True)
+	assert v.status == 'dep' and v.stores[0].text == 'ret', v.why
+	# it returns a constant: nothing orders the caller's code
+	v, _ = sites.site_verdict(
+		arch, graph_of('arm64', select.replace('cset\tw0, ne', 'mov\tw0, #0x1'),
+			       'put', 0x10), 'kernel/x.c', reg, True)
+	assert v.status == 'broken', v.why
+
+
 # perf's ring buffer on powerpc, gcc: the do-while loop peeled.  The
 # first round loads the tail but skips the check (rb->overwrite) and goes
 # round; the second loads it again and branches on that.  The first load's

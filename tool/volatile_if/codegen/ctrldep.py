@@ -4,7 +4,8 @@
 A function's instructions become a control-flow graph; every path through
 it is followed (states are merged only when equal) while tracking which
 registers, flags and stack slots hold values derived from the marked loads.
-A store (or call) that must be ordered after those loads is
+A store (or call, which may store, or return, after which the caller's
+code runs) that must be ordered after those loads is
 
   guaranteed  if on every path a barrier executed between the load and the
 	      store, or the load was an acquire, or a conditional branch that
@@ -138,15 +139,16 @@ def _seeds(labels: FrozenSet[str]) -> FrozenSet[str]:
 def analyse(g: Graph, *, seed: Callable[[int, FrozenSet[str]], bool],
 	    ordered: Callable[[int, FrozenSet[str]], bool],
 	    init: Optional[Dict[str, FrozenSet[str]]] = None,
-	    clobbered: tuple = (), tso: bool = False,
+	    clobbered: tuple = (), result: str = '', tso: bool = False,
 	    before_load: bool = True,
 	    through: Optional[Set[int]] = None,
 	    branch_required: bool = False) -> Verdict:
 	"""Follow every path of @g.  @seed(n, address labels) says whether
 	instruction n is a marked load, @ordered(n, address labels) whether
-	the store (or the call, which may store) at n must be ordered after
-	them; @init labels registers at entry (e.g. the argument that points
-	to the marked variable).  A store on a path that has not executed a
+	the store (or the call, which may store, or the return) at n must be
+	ordered after them; @init labels registers at entry (e.g. the argument
+	that points to the marked variable); @result is the register a return
+	passes its value in (clobbered: what a call may change).  A store on a path that has not executed a
 	marked load is broken if @before_load, else that path is not the
 	dependency's and is ignored.
 	Given @through, only the paths through one of these instructions (a
@@ -155,7 +157,7 @@ def analyse(g: Graph, *, seed: Callable[[int, FrozenSet[str]], bool],
 	@branch_required: the source requires a conditional branch on the
 	condition before the legs (volatile_if), so that a store the branch
 	orders is guaranteed, not ordered by the compiler's choice."""
-	q = _Query(g, seed, ordered, tuple(clobbered), tso, before_load,
+	q = _Query(g, seed, ordered, tuple(clobbered), result, tso, before_load,
 		   None if through is None else frozenset(through),
 		   branch_required)
 	verdict = _paths(q, init)
@@ -172,6 +174,7 @@ class _Query:
 	seed: Callable[[int, FrozenSet[str]], bool]
 	ordered: Callable[[int, FrozenSet[str]], bool]
 	clobbered: tuple
+	result: str
 	tso: bool
 	before_load: bool
 	through: Optional[FrozenSet[int]]
@@ -286,9 +289,10 @@ def _step(q: _Query, n: int, state: _State, stores: Dict[int, StoreVerdict],
 	def lab(regs) -> FrozenSet[str]:
 		return frozenset().union(*(env.get(r, NONE) for r in regs))
 	addr = lab(s.addr)
-	if (s.store or s.flow == 'call' or n in g.tail_calls) and \
+	if (s.store or s.flow in ('call', 'ret') or n in g.tail_calls) and \
 	   q.ordered(n, addr) and (seen or q.before_load):
-		covered = _seeds(lab(s.values) | addr)
+		values = s.values | {q.result} if s.flow == 'ret' else s.values
+		covered = _seeds(lab(values) | addr)
 		if not seen:
 			v = ('broken', 'can execute before the marked load')
 		elif not pending and (q.branch_required or not branched):

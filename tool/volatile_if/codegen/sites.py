@@ -317,13 +317,13 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 	load the condition tests as well, a tuning variable say, orders
 	nothing); all of them without @marked.  A site without a branch has
 	the loads of its condition instead, so that the stores are found
-	unordered.  The stores and calls (a callee
-	may store) of the legs, but not of the functions the condition calls,
-	must be ordered on the paths through the site's branches (all paths
-	if it has none): a store on a path that skips the site, such as the
-	overwrite path around the one in perf's ring buffer, is not its to
-	order.  A jump out of the function (a tail call, such as into gcc's
-	foo.part.0) counts as a call."""
+	unordered.  The stores, calls (a callee may store) and returns (the
+	caller's code follows) of the legs, but not of the functions the
+	condition calls, must be ordered on the paths through the site's
+	branches (all paths if it has none): a store on a path that skips the
+	site, such as the overwrite path around the one in perf's ring buffer,
+	is not its to order.  A jump out of the function (a tail call, such as
+	into gcc's foo.part.0) counts as a call."""
 	found = branches(g, file, reg.condition)
 	seeds = {n for b in found for n in ctrldep.loads_tested(g, b)}
 	if marked:
@@ -332,11 +332,12 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 		seeds = {n for n, (i, s) in enumerate(zip(g.insns, g.sems))
 			 if s.load and _at(i, file, reg.condition)}
 	stores = {n for n, (i, s) in enumerate(zip(g.insns, g.sems))
-		  if (s.store or s.flow == 'call' or n in g.tail_calls) and
+		  if (s.store or s.flow in ('call', 'ret') or n in g.tail_calls) and
 		  _at(i, file, reg.ordered) and not _called(i, file, reg.condition)}
 	verdict = ctrldep.analyse(g, seed=lambda n, _: n in seeds,
 				  ordered=lambda n, _: n in stores,
-				  clobbered=isa.get(arch.isa).clobbered, tso=arch.tso,
+				  clobbered=isa.get(arch.isa).clobbered,
+				  result=isa.get(arch.isa).result, tso=arch.tso,
 				  before_load=False, through=set(found) or None,
 				  branch_required=branch_required)
 	if verdict.status in ('unknown',) or g.outside:

@@ -20,6 +20,7 @@ ISA = Isa(
 	name='arm',
 	regs=r'\b(r[0-9]|r1[0-5]|sl|fp|ip|sp|lr|pc)\b',
 	args=('r0', 'r1', 'r2', 'r3'),
+	result='r0',
 	clobbered=('r0', 'r1', 'r2', 'r3', 'ip', 'lr', 'flags'),
 	stack=('sp', 'fp'),
 	comment='@',

@@ -8,6 +8,7 @@ ISA = Isa(
 	name='arm64',
 	regs=r'\b([xw]([0-9]|[12][0-9]|30)|w?sp|[xw]zr)\b',
 	args=tuple(f'x{n}' for n in range(8)),
+	result='x0',
 	clobbered=tuple(f'x{n}' for n in range(18)) + ('x30', 'flags'),
 	stack=('sp', 'x29'),
 	comment='//',

@@ -25,6 +25,7 @@ class Isa:
 	name: str                 # its module, as arches.Arch.isa names it
 	regs: str                 # a general register name, as objdump prints it
 	args: tuple               # integer argument registers, in order
+	result: str               # the register a function returns a value in
 	clobbered: tuple          # what a call may change (registers and flags)
 	stack: tuple              # registers that address spill slots
 	comment: str              # where objdump's trailing comments start

@@ -11,6 +11,7 @@ ISA = Isa(
 	name='powerpc',
 	regs=r'\b(r([0-9]|[12][0-9]|3[01])|cr[0-7]|lr|ctr)\b',
 	args=tuple(f'r{n}' for n in range(3, 11)),
+	result='r3',
 	clobbered=('r0',) + tuple(f'r{n}' for n in range(3, 13)) +
 		  ('ctr', 'lr', 'ca', 'cr0', 'cr1', 'cr5', 'cr6', 'cr7'),
 	stack=('r1', 'r31'),

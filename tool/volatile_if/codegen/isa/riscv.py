@@ -10,6 +10,7 @@ ISA = Isa(
 	name='riscv',
 	regs=r'\b(zero|ra|sp|gp|tp|t[0-6]|s[0-9]|s1[01]|a[0-7]|fp)\b',
 	args=tuple(f'a{n}' for n in range(8)),
+	result='a0',
 	clobbered=('ra',) + tuple(f't{n}' for n in range(7)) +
 		  tuple(f'a{n}' for n in range(8)),
 	stack=('sp', 's0'),

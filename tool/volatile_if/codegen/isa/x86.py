@@ -25,6 +25,7 @@ ISA = Isa(
 	name='x86',
 	regs=r'%\w+',
 	args=('rdi', 'rsi', 'rdx', 'rcx', 'r8', 'r9'),
+	result='rax',
 	clobbered=('rax', 'rcx', 'rdx', 'rsi', 'rdi', 'r8', 'r9', 'r10', 'r11',
 		   'flags'),
 	stack=('rsp', 'rbp'),
