@@ -247,6 +247,102 @@ def test_riscv_label_relocation_and_seqz():
 	assert analyse('riscv', hoisted, 'cg_negation', 0x108, 0x1e).status == 'broken'
 
 
+# `objdump -sr -j __bug_table` of a powerpc64le object (relative pointers,
+# CONFIG_DEBUG_BUGVERBOSE: 12-byte entries, flags at +10) and of an arm one
+# (absolute pointers, REL: the addend is in the data).
+PPC_BUG_TABLE = """
+x.o:     file format elf64-powerpcle
+
+RELOCATION RECORDS FOR [__bug_table]:
+OFFSET           TYPE              VALUE
+0000000000000000 R_PPC64_REL32     .text+0x0000000000000010
+0000000000000004 R_PPC64_REL32     .rodata.str1.1+0x0000000000000619
+000000000000000c R_PPC64_REL32     .text+0x0000000000000018
+0000000000000010 R_PPC64_REL32     .rodata.str1.1+0x0000000000000619
+
+Contents of section __bug_table:
+ 0000 00000000 00000000 c5000000 00000000  ................
+ 0010 00000000 c8000900                    ........
+"""
+ARM_BUG_TABLE = """
+x.o:     file format elf32-littlearm
+
+RELOCATION RECORDS FOR [__bug_table]:
+OFFSET   TYPE              VALUE
+00000000 R_ARM_ABS32       .text
+00000004 R_ARM_ABS32       .rodata.str
+
+Contents of section __bug_table:
+ 0000 0c000000 3c000000 c5000000           ....<.......
+"""
+
+
+@pytest.mark.unit
+def test_bug_table_tells_bug_from_warn():
+	text = {'.text'}
+	# the second entry's flags are 9: BUGFLAG_WARNING | BUGFLAG_NO_CUT_HERE
+	assert disasm.bugs(PPC_BUG_TABLE, [], text) == {('.text', 0x10)}
+	assert disasm.bugs(ARM_BUG_TABLE, [], text) == {('.text', 0xc)}
+	assert disasm.bugs('', [], text) == frozenset()
+
+
+@pytest.mark.unit
+def test_a_bug_ends_the_path_a_warn_does_not():
+	listing = """
+	0000000000000000 <f>:
+	   0:	lwz     r9,0(r3)
+	   4:	cmpwi   r9,0
+	   8:	beq     14 <f+0x14>
+	   c:	bl      c <f+0xc>
+	  10:	twui    r0,0
+	  14:	stw     r9,0(r4)
+	  18:	blr
+	"""
+	insns = disasm.parse_code('Disassembly of section .text:\n' +
+				  textwrap.dedent(listing))
+	symbols = [disasm.Symbol('f', '.text', 0, 0x1c, True),
+		   disasm.Symbol('.text', '.text', 0, 0, False)]
+	funcs = disasm.functions(symbols, insns)
+	decoder = isa.decoder(arches.get('powerpc').isa)
+	for bugs, falls in ((frozenset({('.text', 0x10)}), False), (frozenset(), True)):
+		obj = disasm.Object(Path('x.o'), symbols, funcs, bugs)
+		g = ctrldep.graph(obj, obj.functions['f'], decoder)
+		assert (g.succs[4] == [5]) == falls
+	# arm: the BUG() is a word objdump shows as data, between two
+	# instructions
+	obj = disasm.Object(Path('x.o'), symbols, funcs, frozenset({('.text', 0x12)}))
+	assert ctrldep.graph(obj, obj.functions['f'], decoder).succs[4] == []
+
+
+# clang 19 for riscv: every local label a branch is relocated against is
+# named ".L0 "; readelf gives the one meant by its value.
+RISCV_SHARED_LABELS = """
+Relocation section '.rela.text' at offset 0x44650 contains 2 entries:
+    Offset             Info             Type               Symbol's Value  Symbol's Name + Addend
+0000000000000004  0000050400000010 R_RISCV_BRANCH         0000000000000010 .L0  + 0
+0000000000000008  0000157800000013 R_RISCV_CALL_PLT       0000000000000000 schedule + 0
+"""
+
+
+@pytest.mark.unit
+def test_relocation_against_a_shared_label_name():
+	insns = disasm.parse_code(textwrap.dedent("""\
+		Disassembly of section .text:
+
+		0000000000000000 <f>:
+		   0:	lw	a5,0(a0)
+		   4:	bnez	a5,4 <f+0x4>
+					4: R_RISCV_BRANCH	.L0 
+		   8:	sw	zero,0(a1)
+		   c:	ret
+		  10:	ret
+		"""))
+	assert insns[1].reloc == ('R_RISCV_BRANCH', '.L0')
+	labels = [disasm.Symbol('.L0 ', '.text', v, 0, False) for v in (0x8, 0x10)]
+	disasm.relocate(insns, RISCV_SHARED_LABELS, {'.L0': labels})
+	assert insns[1].reloc == ('R_RISCV_BRANCH', '.text+0x10')
+
+
 @pytest.mark.unit
 def test_x86_tso_only_asks_for_the_order():
 	listing = '''

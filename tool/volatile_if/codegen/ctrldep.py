@@ -68,7 +68,8 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 	instruction of a foo.part.N (gcc's partial inlining, entered by a tail
 	call), or on a function's entry, here or in another object (a
 	conditional tail call); any other target is recorded in
-	Graph.outside."""
+	Graph.outside.  A BUG()'s trap (disasm.Object.bugs) ends its path; a
+	WARN()'s, or a trap the table does not know, falls through."""
 	parts = [func] + [f for n, f in sorted(obj.functions.items())
 			  if _split(n, func.name, ('.cold',))]
 	# instructions of foo.part.N (a tail call may enter them anywhere),
@@ -100,8 +101,14 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 					f'instruction of {func.name}'))
 		if sem.flow == 'jump' and not taken:
 			tail_calls.add(n)
+		# A BUG() does not return: its trap, or (arm) the word objdump
+		# shows as data before the next instruction, ends the path.
+		if nxt and (sem.flow == 'trap' and (insn.section, insn.addr) in obj.bugs or
+			    any(s == insn.section and insn.addr < a < insns[n + 1].addr
+				for s, a in obj.bugs)):
+			nxt = []
 		succs.append({'next': nxt, 'call': nxt, 'cond': nxt + taken,
-			      'jump': taken}.get(sem.flow, []))
+			      'jump': taken, 'trap': nxt}.get(sem.flow, []))
 	return Graph(insns, sems, succs, func.name, outside, tail_calls)
 
 

@@ -7,7 +7,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from ..common import run
 
@@ -16,7 +16,8 @@ Where = Tuple[Tuple[str, int], ...]
 
 _SECTION = re.compile(r'^Disassembly of section (\S+):$')
 _INSN = re.compile(r'^\s*([0-9a-f]+):\t(.*)$')
-_RELOC = re.compile(r'^\s*([0-9a-f]+): (R_\w+)\s+(\S+)$')
+# a name may end in a space (clang 19's riscv labels, ".L0 ")
+_RELOC = re.compile(r'^\s*([0-9a-f]+): (R_\w+)\s+(\S+)\s*$')
 _LINE = re.compile(r'^(inlined by )?(\S+):(\d+)(?: \(discriminator \d+\))?'
 		   r'(?: \(\w+\))?$')
 _SYMBOL = re.compile(r'^([0-9a-f]+) (.{7}) (\S+)\t([0-9a-f]+) (.*)$')
@@ -138,6 +139,8 @@ class Object:
 	path: Path
 	symbols: List[Symbol]
 	functions: Dict[str, Function]
+	# (section, address) of the BUG()s: traps that do not return
+	bugs: FrozenSet[Tuple[str, int]] = frozenset()
 
 	def resolve(self, insn: Insn) -> Optional[Tuple[str, int]]:
 		"""(section, address) a branch at @insn goes to, if it is in this
@@ -165,12 +168,110 @@ def disassemble(objdump: str, path: Path, lines: bool = False) -> Object:
 	"""The functions of the object file @path; @lines adds the source
 	locations (the object needs debug information)."""
 	# riscv branches are relocated against .L labels: special symbols
-	symbols = parse_symbols(run([objdump, '-tw', '--special-syms', path]).stdout)
+	headers = run([objdump, '-htw', '--special-syms', path]).stdout
+	symbols = parse_symbols(headers)
 	cmd = [objdump, '-dr', '--no-show-raw-insn']
 	if lines:
 		cmd += ['-l', '--inlines']
 	insns = parse_code(run(cmd + [path]).stdout)
+	named: Dict[str, List[Symbol]] = {}
+	for s in symbols:
+		named.setdefault(_caret(s.name).strip(), []).append(s)
+	if any(i.reloc and len(named.get(_symbol_of(i.reloc[1]), ())) > 1
+	       for i in insns):
+		readelf = re.sub(r'objdump$', 'readelf', str(objdump))
+		relocate(insns, run([readelf, '-rW', path]).stdout, named)
 	# Sections are symbols too, for relocations against them.
 	for sec in {i.section for i in insns}:
 		symbols.append(Symbol(sec, sec, 0, 0, False))
-	return Object(path, symbols, functions(symbols, insns))
+	table = ''
+	if re.search(r'^\s*\d+ __bug_table\s', headers, re.M):
+		table = run([objdump, '-sr', '-j', '__bug_table', path]).stdout
+	return Object(path, symbols, functions(symbols, insns),
+		      bugs(table, symbols, {i.section for i in insns}))
+
+
+def _symbol_of(expr: str) -> str:
+	return re.sub(r'[+-]0x[0-9a-f]+$', '', expr)
+
+
+_READELF_SECTION = re.compile(r"^Relocation section '\.rela?(\S+)'")
+_READELF_RELOC = re.compile(r'^([0-9a-f]+)\s+[0-9a-f]+\s+(R_\w+)\s+([0-9a-f]+)\s+'
+			    r'(.*?)\s*([+-])\s*([0-9a-f]+)$')
+
+
+def relocate(insns: List[Insn], relocs: str, named: Dict[str, List[Symbol]]) -> None:
+	"""Give the relocations of @insns against a name that several local
+	symbols share (clang 19's riscv labels are all ".L0 ") the symbol
+	they mean, as section+offset: the one at the value that @relocs
+	(`readelf -rW`) gives, in the instruction's section if there are
+	several there."""
+	values: Dict[Tuple[str, int], int] = {}
+	section = None
+	for line in relocs.splitlines():
+		m = _READELF_SECTION.match(line)
+		if m:
+			section = m.group(1)
+			continue
+		m = _READELF_RELOC.match(line)
+		if m and section:
+			addend = int(m.group(6), 16) * (-1 if m.group(5) == '-' else 1)
+			values.setdefault((section, int(m.group(1), 16)),
+					  int(m.group(3), 16) + addend)
+	for i in insns:
+		if not i.reloc or (i.section, i.addr) not in values:
+			continue
+		candidates = named.get(_symbol_of(i.reloc[1]), [])
+		if len(candidates) < 2:
+			continue
+		value = values[i.section, i.addr]
+		at = [s for s in candidates if s.value == value] or candidates
+		s = next((s for s in at if s.section == i.section), at[0])
+		i.reloc = (i.reloc[0], f'{s.section}+{value:#x}')
+
+
+BUGFLAG_WARNING = 1         # include/asm-generic/bug.h
+_TABLE_RELOC = re.compile(r'^([0-9a-f]+) (R_\w+)\s+(\S+?)(?:\+0x([0-9a-f]+))?\s*$', re.M)
+_CONTENTS = re.compile(r'^ ([0-9a-f]{4,}) ((?:[0-9a-f]{2,8} ){1,4})', re.M)
+
+
+def _caret(name: str) -> str:
+	"""A symbol name as objdump -r prints it: control characters as ^X
+	(riscv's local labels, .L1^B2)."""
+	return re.sub(r'[\x00-\x1f]', lambda m: '^' + chr(ord(m.group()) + 64), name)
+
+
+def bugs(table: str, symbols: List[Symbol], code: set) -> FrozenSet[Tuple[str, int]]:
+	"""The (section, address) of the traps that @table (`objdump -sr -j
+	__bug_table`) records as BUG(), not WARN().  A struct bug_entry
+	locates its trap with a relocation against a code section in @code or
+	a label in it (riscv: the first of an ADD32/SUB32 pair); then with
+	CONFIG_DEBUG_BUGVERBOSE come the file (a relocation) and a u16 line;
+	then the u16 flags.  A REL object (arm) keeps the addend in the data."""
+	data = bytearray()
+	for m in _CONTENTS.finditer(table):
+		chunk = bytes.fromhex(m.group(2).replace(' ', ''))
+		at = int(m.group(1), 16)
+		data[at:at + len(chunk)] = chunk
+	order = 'little' if re.search(r'file format \S*(little|le\b)', table) else 'big'
+
+	def word(at: int, size: int) -> int:
+		return int.from_bytes(data[at:at + size], order)
+	labels = {_caret(s.name): (s.section, s.value) for s in symbols
+		  if s.section in code}
+	labels.update({s: (s, 0) for s in code})
+	traps: Dict[int, Tuple[str, int]] = {}
+	relocated = set()
+	for off, _, name, addend in _TABLE_RELOC.findall(table):
+		off = int(off, 16)
+		relocated.add(off)
+		if off in traps or name not in labels:
+			continue
+		section, base = labels[name]
+		traps[off] = (section, base + (int(addend, 16) if addend else word(off, 4)))
+	found = set()
+	for off, trap in traps.items():
+		flags_at = off + (10 if off + 4 in relocated else 4)
+		if flags_at + 2 <= len(data) and not word(flags_at, 2) & BUGFLAG_WARNING:
+			found.add(trap)
+	return frozenset(found)

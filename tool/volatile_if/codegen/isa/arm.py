@@ -34,13 +34,14 @@ ISA = Isa(
 	call=r'bl|blx',
 	ret=r'$^',
 	indirect=r'bx',
+	trap='udf',
 	# Data processing that takes an "s" to set the flags; the others.
 	sets_flags=r'cmp|cmn|tst|teq|(mov|mvn|add|adc|sub|sbc|rsb|rsc|and|orr|'
 		   r'orn|eor|bic|lsl|lsr|asr|ror|rrx|mul|mla|umull|umlal|smull|'
 		   r'smlal)s',
 	reads_flags=r'adcs?|sbcs?|rscs?|rrxs?',
 	no_dest=r'cmp|cmn|tst|teq|d[ms]b|isb|nop|yield|wf[ei]|sev|it[te]*|'
-		r'pl[di]w?|svc|udf|bkpt|clrex|mcrr?2?|cps\w*|msr|setend',
+		r'pl[di]w?|svc|bkpt|clrex|mcrr?2?|cps\w*|msr|setend',
 	reads_dest=r'movt|bfi|bfc|[us]mlals?',
 	fence=r'd[ms]b( (?!\w*st$)\w+)?',
 	aliases=((r'^r10$', 'sl'), (r'^r11$', 'fp'), (r'^r12$', 'ip'),

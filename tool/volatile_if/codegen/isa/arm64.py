@@ -26,12 +26,13 @@ ISA = Isa(
 	call=r'bl|blr|blra[ab]z?',
 	ret=r'ret|reta[ab]|eret',
 	indirect=r'br|bra[ab]z?',
+	trap='brk',
 	sets_flags=r'cmp|cmn|tst|adds|subs|ands|bics|negs|ngcs|adcs|sbcs|'
 		   r'ccm[pn]|fc?cmpe?',
 	reads_flags=r'b\.\w+|csel|csinc|csinv|csneg|csetm?|cinc|cinv|cneg|'
 		    r'ccm[pn]|adcs?|sbcs?|ngcs?|fcsel',
 	no_dest=r'cmp|cmn|tst|ccm[pn]|fc?cmpe?|prfu?m|msr|d[ms]b|isb|hint|nop|'
-		r'yield|wf[ei]|sevl?|bti|pacia\w*|autia\w*|xpaclri|brk|hvc|svc|'
+		r'yield|wf[ei]|sevl?|bti|pacia\w*|autia\w*|xpaclri|hvc|svc|'
 		r'smc|dc|ic|tlbi|at|clrex|esb|csdb|sb|p?ssbb',
 	reads_dest=r'movk|bfi|bfxil|bfm|bfc',
 	# dmb/dsb, except the store-store only ones (ishst, st, ...)

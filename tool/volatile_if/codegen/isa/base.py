@@ -36,6 +36,9 @@ class Isa:
 	call: str
 	ret: str
 	indirect: str             # unconditional branches to a register
+	# unconditional traps, as BUG() and WARN() use: whether one returns
+	# is the object's __bug_table's to say (disasm.Object.bugs)
+	trap: str = '$^'
 	sets_flags: str = '$^'    # mnemonics that set the condition flags
 	reads_flags: str = '$^'   # mnemonics that test them
 	no_dest: str = '$^'       # first operand is a source, not a destination
@@ -100,7 +103,7 @@ class Decoder:
 		self.isa = isa
 		self.pat = {k: re.compile(getattr(isa, k)) for k in (
 			'load', 'store', 'cond_branch', 'jump', 'call', 'ret',
-			'indirect', 'sets_flags', 'reads_flags', 'no_dest',
+			'indirect', 'trap', 'sets_flags', 'reads_flags', 'no_dest',
 			'reads_dest', 'acquire', 'atomic', 'fence')}
 		self.reg = re.compile(isa.regs)
 		self.aliases = [(re.compile(a), b) for a, b in isa.aliases]
@@ -125,6 +128,8 @@ class Decoder:
 		operands = operands.split(self.isa.comment)[0].strip()
 		# A branch target, "1c <f+0x1c>": not registers (riscv: "a0").
 		operands = re.sub(r'\s*\b[0-9a-f]+ <[^>]*>', '', operands)
+		if self.match('trap', mnemonic.lower()):
+			return Sem(flow='trap')
 		return self.sem(mnemonic.lower(), operands)
 
 	def sem(self, m: str, text: str) -> Sem:

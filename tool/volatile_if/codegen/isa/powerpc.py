@@ -24,6 +24,7 @@ ISA = Isa(
 	call=r'bl|bctrl|blrl',
 	ret=r'blr',
 	indirect=r'bctr',
+	trap=r'trap|twui|tdui',
 	# The carry (XER[CA]); Decoder knows the condition register fields.
 	sets_flags=r'(addic|subfic|addc|subfc|adde|subfe|add[zm]e|subf[zm]e|'
 		   r'sra[wd]i?)\.?',

@@ -24,7 +24,8 @@ ISA = Isa(
 	call=r'jalr?',
 	ret=r'ret',
 	indirect=r'jr',
-	no_dest=r'fence(\.i|\.tso)?|nop|ecall|ebreak|csr[wsc]i?|sfence\.vma|wfi|'
+	trap=r'(c\.)?ebreak',
+	no_dest=r'fence(\.i|\.tso)?|nop|ecall|csr[wsc]i?|sfence\.vma|wfi|'
 		r'pause|cbo\.\w+|prefetch\.\w',
 	# fence with a read before and a write after it; fence.tso; bare fence
 	fence=r'fence(\.tso|( [iorw]*r[iorw]*,[iorw]*w[iorw]*)?)',

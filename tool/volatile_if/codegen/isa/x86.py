@@ -37,12 +37,13 @@ ISA = Isa(
 	call=r'call[q]?',
 	ret=r'ret[q]?',
 	indirect=r'$^',
+	trap=r'ud2|int3|hlt',
 	sets_flags=r'(add|sub|and|or|xor|cmp|test|inc|dec|neg|sh[lr]|sa[lr]|'
 		   r'ro[lr]|adc|sbb|bt[src]?|i?mul|bs[fr]|tzcnt|lzcnt|popcnt|'
 		   r'cmpxchg|xadd)[bwlq]?',
 	reads_flags=r'j(?!mp)[a-z]+|set[a-z]+|cmov[a-z]+|(adc|sbb)[bwlq]?',
 	no_dest=r'(cmp|test|bt)[bwlq]?|push[q]?|nop[wlq]?|endbr64|[lms]fence|'
-		r'int3|ud2|pause|hlt|prefetch\w*|clflush',
+		r'pause|prefetch\w*|clflush',
 	reads_dest=r'(add|sub|and|or|xor|adc|sbb|sh[lr]|sa[lr]|ro[lr]|imul|'
 		   r'inc|dec|neg|not|bt[src]|xadd|xchg|cmov[a-z]+)[bwlq]?',
 	atomic=r'(xchg|cmpxchg|xadd)[bwlq]?',
@@ -72,8 +73,8 @@ class Decoder(base.Decoder):
 			return Sem(flow='indirect' if text.startswith('*') else 'jump')
 		if self.match('call', m):
 			return Sem(flow='call')
-		if self.match('ret', m) or m in ('ud2', 'int3', 'hlt'):
-			return Sem(flow='ret' if self.match('ret', m) else 'trap')
+		if self.match('ret', m):
+			return Sem(flow='ret')
 		if m.startswith('nop') or m == 'endbr64':
 			return Sem()
 		ops = split_operands(text)
