@@ -281,13 +281,17 @@ Contents of section __bug_table:
 def test_bug_table_tells_bug_from_warn():
 	text = {'.text'}
 	# the second entry's flags are 9: BUGFLAG_WARNING | BUGFLAG_NO_CUT_HERE
-	assert disasm.bugs(PPC_BUG_TABLE, [], text) == {('.text', 0x10)}
-	assert disasm.bugs(ARM_BUG_TABLE, [], text) == {('.text', 0xc)}
-	assert disasm.bugs('', [], text) == frozenset()
+	assert disasm.bugs(disasm.Table(PPC_BUG_TABLE, [], text)) == {('.text', 0x10)}
+	assert disasm.bugs(disasm.Table(ARM_BUG_TABLE, [], text)) == {('.text', 0xc)}
+	assert disasm.bugs(disasm.Table('', [], text)) == frozenset()
+	# __ex_table: (instruction, fixup) pairs
+	ex = PPC_BUG_TABLE.replace('.rodata.str1.1+0x0000000000000619', '.text+0x8')
+	assert disasm.fixups(disasm.Table(ex, [], text)) == {
+		('.text', 0x10): ('.text', 0x8), ('.text', 0x18): ('.text', 0x8)}
 
 
 @pytest.mark.unit
-def test_a_bug_ends_the_path_a_warn_does_not():
+def test_a_bug_ends_the_path_a_warn_resumes():
 	listing = """
 	0000000000000000 <f>:
 	   0:	lwz     r9,0(r3)
@@ -304,10 +308,13 @@ def test_a_bug_ends_the_path_a_warn_does_not():
 		   disasm.Symbol('.text', '.text', 0, 0, False)]
 	funcs = disasm.functions(symbols, insns)
 	decoder = isa.decoder(arches.get('powerpc').isa)
-	for bugs, falls in ((frozenset({('.text', 0x10)}), False), (frozenset(), True)):
+	for bugs, succs in ((frozenset({('.text', 0x10)}), []), (frozenset(), [5])):
 		obj = disasm.Object(Path('x.o'), symbols, funcs, bugs)
-		g = ctrldep.graph(obj, obj.functions['f'], decoder)
-		assert (g.succs[4] == [5]) == falls
+		assert ctrldep.graph(obj, obj.functions['f'], decoder).succs[4] == succs
+	# powerpc's WARN(): the kernel resumes at the trap's fixup
+	obj = disasm.Object(Path('x.o'), symbols, funcs, frozenset(),
+			    {('.text', 0x10): ('.text', 0x18)})
+	assert ctrldep.graph(obj, obj.functions['f'], decoder).succs[4] == [6]
 	# arm: the BUG() is a word objdump shows as data, between two
 	# instructions
 	obj = disasm.Object(Path('x.o'), symbols, funcs, frozenset({('.text', 0x12)}))

@@ -69,7 +69,8 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 	call), or on a function's entry, here or in another object (a
 	conditional tail call); any other target is recorded in
 	Graph.outside.  A BUG()'s trap (disasm.Object.bugs) ends its path; a
-	WARN()'s, or a trap the table does not know, falls through."""
+	trap with a fixup (disasm.Object.fixups) goes there; any other trap,
+	a WARN()'s or one the tables do not know, falls through."""
 	parts = [func] + [f for n, f in sorted(obj.functions.items())
 			  if _split(n, func.name, ('.cold',))]
 	# instructions of foo.part.N (a tail call may enter them anywhere),
@@ -102,11 +103,15 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 		if sem.flow == 'jump' and not taken:
 			tail_calls.add(n)
 		# A BUG() does not return: its trap, or (arm) the word objdump
-		# shows as data before the next instruction, ends the path.
-		if nxt and (sem.flow == 'trap' and (insn.section, insn.addr) in obj.bugs or
+		# shows as data before the next instruction, ends the path.  A
+		# trap with a fixup resumes there (powerpc's WARN()).
+		at = (insn.section, insn.addr)
+		if nxt and (sem.flow == 'trap' and at in obj.bugs or
 			    any(s == insn.section and insn.addr < a < insns[n + 1].addr
 				for s, a in obj.bugs)):
 			nxt = []
+		elif sem.flow == 'trap' and at in obj.fixups:
+			nxt = [index[obj.fixups[at]]] if obj.fixups[at] in index else []
 		succs.append({'next': nxt, 'call': nxt, 'cond': nxt + taken,
 			      'jump': taken, 'trap': nxt}.get(sem.flow, []))
 	return Graph(insns, sems, succs, func.name, outside, tail_calls)

@@ -141,6 +141,8 @@ class Object:
 	functions: Dict[str, Function]
 	# (section, address) of the BUG()s: traps that do not return
 	bugs: FrozenSet[Tuple[str, int]] = frozenset()
+	# (section, address) -> where the kernel resumes after a trap there
+	fixups: Dict[Tuple[str, int], Tuple[str, int]] = field(default_factory=dict)
 
 	def resolve(self, insn: Insn) -> Optional[Tuple[str, int]]:
 		"""(section, address) a branch at @insn goes to, if it is in this
@@ -184,11 +186,14 @@ def disassemble(objdump: str, path: Path, lines: bool = False) -> Object:
 	# Sections are symbols too, for relocations against them.
 	for sec in {i.section for i in insns}:
 		symbols.append(Symbol(sec, sec, 0, 0, False))
-	table = ''
-	if re.search(r'^\s*\d+ __bug_table\s', headers, re.M):
-		table = run([objdump, '-sr', '-j', '__bug_table', path]).stdout
+	code = {i.section for i in insns}
+
+	def table(name: str) -> Table:
+		found = re.search(rf'^\s*\d+ {name}\s', headers, re.M)
+		return Table(run([objdump, '-sr', '-j', name, path]).stdout
+			     if found else '', symbols, code)
 	return Object(path, symbols, functions(symbols, insns),
-		      bugs(table, symbols, {i.section for i in insns}))
+		      bugs(table('__bug_table')), fixups(table('__ex_table')))
 
 
 def _symbol_of(expr: str) -> str:
@@ -241,37 +246,60 @@ def _caret(name: str) -> str:
 	return re.sub(r'[\x00-\x1f]', lambda m: '^' + chr(ord(m.group()) + 64), name)
 
 
-def bugs(table: str, symbols: List[Symbol], code: set) -> FrozenSet[Tuple[str, int]]:
-	"""The (section, address) of the traps that @table (`objdump -sr -j
-	__bug_table`) records as BUG(), not WARN().  A struct bug_entry
-	locates its trap with a relocation against a code section in @code or
-	a label in it (riscv: the first of an ADD32/SUB32 pair); then with
-	CONFIG_DEBUG_BUGVERBOSE come the file (a relocation) and a u16 line;
-	then the u16 flags.  A REL object (arm) keeps the addend in the data."""
-	data = bytearray()
-	for m in _CONTENTS.finditer(table):
-		chunk = bytes.fromhex(m.group(2).replace(' ', ''))
-		at = int(m.group(1), 16)
-		data[at:at + len(chunk)] = chunk
-	order = 'little' if re.search(r'file format \S*(little|le\b)', table) else 'big'
+class Table:
+	"""A data section of locations in code, from `objdump -sr -j NAME`:
+	its contents, and the code location (section, address) of each
+	relocation against a code section in @code or a label in it (riscv:
+	the first of an ADD32/SUB32 pair).  A REL object (arm) keeps the
+	addend in the data."""
 
-	def word(at: int, size: int) -> int:
-		return int.from_bytes(data[at:at + size], order)
-	labels = {_caret(s.name): (s.section, s.value) for s in symbols
-		  if s.section in code}
-	labels.update({s: (s, 0) for s in code})
-	traps: Dict[int, Tuple[str, int]] = {}
-	relocated = set()
-	for off, _, name, addend in _TABLE_RELOC.findall(table):
-		off = int(off, 16)
-		relocated.add(off)
-		if off in traps or name not in labels:
-			continue
-		section, base = labels[name]
-		traps[off] = (section, base + (int(addend, 16) if addend else word(off, 4)))
+	def __init__(self, text: str, symbols: List[Symbol], code: set):
+		self.data = bytearray()
+		for m in _CONTENTS.finditer(text):
+			chunk = bytes.fromhex(m.group(2).replace(' ', ''))
+			at = int(m.group(1), 16)
+			self.data[at:at + len(chunk)] = chunk
+		self.order = 'little' if re.search(r'file format \S*(little|le\b)',
+						   text) else 'big'
+		labels = {_caret(s.name).strip(): (s.section, s.value)
+			  for s in symbols if s.section in code}
+		labels.update({s: (s, 0) for s in code})
+		self.code: Dict[int, Tuple[str, int]] = {}
+		self.relocated = set()
+		for off, _, name, addend in _TABLE_RELOC.findall(text):
+			off = int(off, 16)
+			self.relocated.add(off)
+			if off in self.code or name not in labels:
+				continue
+			section, base = labels[name]
+			self.code[off] = (section, base + (int(addend, 16) if addend
+							   else self.word(off, 4)))
+
+	def word(self, at: int, size: int) -> int:
+		return int.from_bytes(self.data[at:at + size], self.order)
+
+
+def bugs(table: Table) -> FrozenSet[Tuple[str, int]]:
+	"""The traps that @table (__bug_table) records as BUG(), not WARN():
+	a struct bug_entry locates its trap; then with CONFIG_DEBUG_BUGVERBOSE
+	come the file (a relocation) and a u16 line; then the u16 flags."""
 	found = set()
-	for off, trap in traps.items():
-		flags_at = off + (10 if off + 4 in relocated else 4)
-		if flags_at + 2 <= len(data) and not word(flags_at, 2) & BUGFLAG_WARNING:
+	for off, trap in table.code.items():
+		flags_at = off + (10 if off + 4 in table.relocated else 4)
+		if flags_at + 2 <= len(table.data) and \
+		   not table.word(flags_at, 2) & BUGFLAG_WARNING:
 			found.add(trap)
 	return frozenset(found)
+
+
+def fixups(table: Table) -> Dict[Tuple[str, int], Tuple[str, int]]:
+	"""Instruction -> where the kernel resumes after it faults or traps,
+	from @table (__ex_table): each entry locates the instruction, then
+	the fixup (powerpc's WARN() resumes there, not after its trap)."""
+	found: Dict[Tuple[str, int], Tuple[str, int]] = {}
+	fixup_at = set()
+	for off in sorted(table.code):
+		if off not in fixup_at and off + 4 in table.code:
+			found.setdefault(table.code[off], table.code[off + 4])
+			fixup_at.add(off + 4)
+	return found
