@@ -361,8 +361,8 @@ def page(results: dict) -> str:
 	       'the compiler\'s own branch on the load; **guaranteed** (plain if) '
 	       'by a barrier or an acquire; **dep**, **pred**: only by a data '
 	       'dependency or an arm condition code; **broken**: a store can '
-	       'become visible before the load; **none**: no store or call to '
-	       'order in that function.', '',
+	       'become visible before the load; **none**: no store, call or '
+	       'return to order in that function.', '',
 	       f'Wall time: {len(times)} builds (tree, arch, compiler, opt) in '
 	       f'{sum(times) / 60:.0f} min, {sum(times) / max(len(times), 1):.0f} s '
 	       'per build on average (each in survey.json, "times"), on the '
