@@ -279,14 +279,14 @@ Contents of section __bug_table:
 
 @pytest.mark.unit
 def test_bug_table_tells_bug_from_warn():
-	text = {'.text'}
+	text = {'.text': ('.text', 0)}
 	# the second entry's flags are 9: BUGFLAG_WARNING | BUGFLAG_NO_CUT_HERE
-	assert disasm.bugs(disasm.Table(PPC_BUG_TABLE, [], text)) == {('.text', 0x10)}
-	assert disasm.bugs(disasm.Table(ARM_BUG_TABLE, [], text)) == {('.text', 0xc)}
-	assert disasm.bugs(disasm.Table('', [], text)) == frozenset()
+	assert disasm.bugs(disasm.Table(PPC_BUG_TABLE, text)) == {('.text', 0x10)}
+	assert disasm.bugs(disasm.Table(ARM_BUG_TABLE, text)) == {('.text', 0xc)}
+	assert disasm.bugs(disasm.Table('', text)) == frozenset()
 	# __ex_table: (instruction, fixup) pairs
 	ex = PPC_BUG_TABLE.replace('.rodata.str1.1+0x0000000000000619', '.text+0x8')
-	assert disasm.fixups(disasm.Table(ex, [], text)) == {
+	assert disasm.fixups(disasm.Table(ex, text)) == {
 		('.text', 0x10): ('.text', 0x8), ('.text', 0x18): ('.text', 0x8)}
 
 

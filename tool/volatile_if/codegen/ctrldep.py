@@ -159,10 +159,10 @@ def analyse(g: Graph, *, seed: Callable[[int, FrozenSet[str]], bool],
 	instruction n is a marked load, @ordered(n, address labels) whether
 	the store (or the call, which may store, or the return) at n must be
 	ordered after them; @init labels registers at entry (e.g. the argument
-	that points to the marked variable); @result is the register a return
-	passes its value in (clobbered: what a call may change).  A store on a path that has not executed a
-	marked load is broken if @before_load, else that path is not the
-	dependency's and is ignored.
+	that points to the marked variable); @clobbered is what a call may
+	change, @result the register a return passes its value in.  A store on
+	a path that has not executed a marked load is broken if @before_load,
+	else that path is not the dependency's and is ignored.
 	Given @through, only the paths through one of these instructions (a
 	site's branch) after the latest marked load are the dependency's: a
 	store on another path is not checked.

@@ -184,14 +184,18 @@ def disassemble(objdump: str, path: Path, lines: bool = False) -> Object:
 		readelf = re.sub(r'objdump$', 'readelf', str(objdump))
 		relocate(insns, run([readelf, '-rW', path]).stdout, named)
 	# Sections are symbols too, for relocations against them.
-	for sec in {i.section for i in insns}:
-		symbols.append(Symbol(sec, sec, 0, 0, False))
 	code = {i.section for i in insns}
+	for sec in code:
+		symbols.append(Symbol(sec, sec, 0, 0, False))
+	tables = [name for name in ('__bug_table', '__ex_table')
+		  if re.search(rf'^\s*\d+ {name}\s', headers, re.M)]
+	# the code locations a table's relocations may name
+	labels = {_caret(s.name).strip(): (s.section, s.value)
+		  for s in symbols if s.section in code} if tables else {}
 
 	def table(name: str) -> Table:
-		found = re.search(rf'^\s*\d+ {name}\s', headers, re.M)
 		return Table(run([objdump, '-sr', '-j', name, path]).stdout
-			     if found else '', symbols, code)
+			     if name in tables else '', labels)
 	return Object(path, symbols, functions(symbols, insns),
 		      bugs(table('__bug_table')), fixups(table('__ex_table')))
 
@@ -249,11 +253,11 @@ def _caret(name: str) -> str:
 class Table:
 	"""A data section of locations in code, from `objdump -sr -j NAME`:
 	its contents, and the code location (section, address) of each
-	relocation against a code section in @code or a label in it (riscv:
-	the first of an ADD32/SUB32 pair).  A REL object (arm) keeps the
-	addend in the data."""
+	relocation against one of @labels (a code section or a symbol in one,
+	name -> (section, value); riscv: the first of an ADD32/SUB32 pair).
+	A REL object (arm) keeps the addend in the data."""
 
-	def __init__(self, text: str, symbols: List[Symbol], code: set):
+	def __init__(self, text: str, labels: Dict[str, Tuple[str, int]]):
 		self.data = bytearray()
 		for m in _CONTENTS.finditer(text):
 			chunk = bytes.fromhex(m.group(2).replace(' ', ''))
@@ -261,9 +265,6 @@ class Table:
 			self.data[at:at + len(chunk)] = chunk
 		self.order = 'little' if re.search(r'file format \S*(little|le\b)',
 						   text) else 'big'
-		labels = {_caret(s.name).strip(): (s.section, s.value)
-			  for s in symbols if s.section in code}
-		labels.update({s: (s, 0) for s in code})
 		self.code: Dict[int, Tuple[str, int]] = {}
 		self.relocated = set()
 		for off, _, name, addend in _TABLE_RELOC.findall(text):

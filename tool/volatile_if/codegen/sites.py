@@ -262,12 +262,14 @@ class SourceLines:
 
 	def line(self, name: str, n: int) -> str:
 		if name not in self._files:
+			self._files[name] = []
 			parts = Path(name).parts
-			found = next((self.tree.joinpath(*parts[k:])
-				      for k in range(len(parts)) if parts[k] != '/'
-				      and self.tree.joinpath(*parts[k:]).is_file()), None)
-			self._files[name] = found.read_text(errors='replace') \
-				.splitlines() if found else []
+			for k in range(parts[0] == '/', len(parts)):
+				path = self.tree.joinpath(*parts[k:])
+				if path.is_file():
+					self._files[name] = path.read_text(
+						errors='replace').splitlines()
+					break
 		lines = self._files[name]
 		return lines[n - 1] if 0 < n <= len(lines) else ''
 
@@ -279,13 +281,14 @@ class SourceLines:
 
 
 class _Object:
-	"""One compile of a touched object of @tree, disassembled with lines."""
+	"""One compile of a touched object, disassembled with lines, and the
+	@source it was compiled from."""
 
-	def __init__(self, arch: arches.Arch, path: Path, tree: Path):
+	def __init__(self, arch: arches.Arch, path: Path, source: SourceLines):
 		self.arch = arch
 		self.obj = disasm.disassemble(arch.objdump, path, lines=True)
 		self.decoder = isa.decoder(arch.isa)
-		self.source = SourceLines(tree)
+		self.source = source
 
 	def functions_at(self, file: str, lines: Set[int]) -> List[str]:
 		"""The functions with code of @lines of @file; a gcc-split part
@@ -390,6 +393,7 @@ def compile_object(b: kbuild.KernelBuild, target: str, variants: Sequence[str],
 	source = Path(argv[-1])
 	out = corpus.OUT / b.tree.name / 'sites' / b.out.name
 	objects = {}
+	lines = SourceLines(b.tree)     # one for every variant's object
 	# volatile_if first: its functions are the sites'
 	for v in ('volatile_if',) + tuple(x for x in variants if x != 'volatile_if'):
 		overlay = corpus.VARIANTS[v].overlay
@@ -405,7 +409,7 @@ def compile_object(b: kbuild.KernelBuild, target: str, variants: Sequence[str],
 			report.failed.append(f'{target} {b.arch.name} {b.cc} {v}: '
 					     f'{corpus.compile_error(e)}')
 			continue
-		objects[v] = _Object(b.arch, path, b.tree)
+		objects[v] = _Object(b.arch, path, lines)
 	return objects
 
 
