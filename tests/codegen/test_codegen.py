@@ -679,6 +679,67 @@ def test_site_plain_load_the_condition_tests_orders_nothing(tmp_path):
 	assert v.status == 'broken', v.why
 
 
+# net/ipv4/fib_trie.c's fib_trie_get_first() as clang 19 builds it for
+# riscv, cut down: the condition reads only through the rcu_dereference()d
+# node; a branch on *pos, that the line table puts on the same line, tests
+# a plain load the stores need not wait for.
+RCU_SOURCE = """\
+static struct node *child(struct node *pn)
+{
+	return rcu_dereference(pn->child);
+}
+void first(struct iter *it, struct node *pn, long *pos)
+{
+	struct node *n = child(pn);
+	if (IS_TNODE(n))
+		it->tnode = n;
+	else
+		it->tnode = pn;
+}
+"""
+RCU_SITE = '''
+Disassembly of section .text:
+
+0000000000000000 <first>:
+first():
+/t/kernel/x.c:7
+   0:	ld	t1,0(a2)
+/t/kernel/x.c:3
+inlined by /t/kernel/x.c:7 (first)
+   4:	ld	a0,8(a1)
+/t/kernel/x.c:8
+   8:	lbu	a3,5(a0)
+   c:	bnez	a3,18 <first+0x18>
+/t/kernel/x.c:11
+  10:	sd	a1,0(a4)
+  14:	j	1c <first+0x1c>
+/t/kernel/x.c:9
+  18:	sd	a0,0(a4)
+/t/kernel/x.c:8
+  1c:	beqz	t1,24 <first+0x24>
+  20:	nop
+/t/kernel/x.c:12
+  24:	nop
+'''
+
+
+@pytest.mark.unit
+def test_site_load_through_a_marked_pointer_counts(tmp_path):
+	(tmp_path / 'kernel').mkdir()
+	(tmp_path / 'kernel' / 'x.c').write_text(RCU_SOURCE)
+	arch = arches.get('riscv')
+	reg = sites.Region({8}, {8, 9, 10, 11})
+	g = graph_of('riscv', RCU_SITE, 'first', 0x28)
+	v, _ = sites.site_verdict(arch, g, 'kernel/x.c', reg, False,
+				  sites.SourceLines(tmp_path).marked)
+	assert v.status == 'compiler' and v.loads == [0x8], (v.status, v.why)
+	# n not loaded by a marked access: every load the branches test counts
+	(tmp_path / 'kernel' / 'x.c').write_text(
+		RCU_SOURCE.replace('rcu_dereference', 'deref'))
+	v, _ = sites.site_verdict(arch, g, 'kernel/x.c', reg, False,
+				  sites.SourceLines(tmp_path).marked)
+	assert v.status == 'broken' and 'load at 0 ' in v.why, v.why
+
 # lib/rcuref.c's rcuref_put_slowpath(), cut down: the site orders no store
 # of its own function; its callers act on what it returns.
 RETURNS = '''

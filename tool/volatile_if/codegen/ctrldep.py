@@ -262,9 +262,14 @@ def predecessors(g: Graph) -> List[List[int]]:
 def loads_tested(g: Graph, branch: int) -> List[int]:
 	"""The loads whose values the conditional branch at @branch tests,
 	following registers and spill slots back along every path."""
+	return loads_feeding(g, branch, g.sems[branch].cond)
+
+
+def loads_feeding(g: Graph, at: int, regs: FrozenSet[str]) -> List[int]:
+	"""The loads whose values @regs hold when instruction @at executes."""
 	preds = predecessors(g)
 	found: Set[int] = set()
-	work = [(p, g.sems[branch].cond) for p in preds[branch]]
+	work = [(p, regs) for p in preds[at]]
 	seen = set()
 	while work:
 		n, needed = work.pop()

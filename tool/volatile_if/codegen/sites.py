@@ -310,6 +310,23 @@ def branches(g: ctrldep.Graph, file: str, lines: Set[int]) -> List[int]:
 		if s.flow == 'cond' and _at(i, file, lines)]
 
 
+def _through_marked(g: ctrldep.Graph, load: int,
+		    marked: Callable[[disasm.Insn], bool]) -> bool:
+	"""Whether the address of @load comes from a @marked load, through
+	registers and the addresses of other loads (p->q->x of a marked p)."""
+	work, seen = [load], set()
+	while work:
+		n = work.pop()
+		if n in seen:
+			continue
+		seen.add(n)
+		for m in ctrldep.loads_feeding(g, n, g.sems[n].addr):
+			if marked(g.insns[m]):
+				return True
+			work.append(m)
+	return False
+
+
 def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 		 reg: Region, branch_required: bool,
 		 marked: Optional[Callable[[disasm.Insn], bool]] = None):
@@ -318,7 +335,9 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 	(following registers and spill slots, atomic read-modify-writes
 	included) that are @marked accesses, when there are such (a plain
 	load the condition tests as well, a tuning variable say, orders
-	nothing); all of them without @marked.  A site without a branch has
+	nothing); else those that read through a pointer a marked access
+	loaded (IS_TNODE(n) of an rcu_dereference()d n); all of them without
+	@marked or when none is either.  A site without a branch has
 	the loads of its condition instead, so that the stores are found
 	unordered.  The stores, calls (a callee may store) and returns (the
 	caller's code follows) of the legs, but not of the functions the
@@ -330,7 +349,8 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 	found = branches(g, file, reg.condition)
 	seeds = {n for b in found for n in ctrldep.loads_tested(g, b)}
 	if marked:
-		seeds = {n for n in seeds if marked(g.insns[n])} or seeds
+		seeds = {n for n in seeds if marked(g.insns[n])} or \
+			{n for n in seeds if _through_marked(g, n, marked)} or seeds
 	if not found:
 		seeds = {n for n, (i, s) in enumerate(zip(g.insns, g.sems))
 			 if s.load and _at(i, file, reg.condition)}
