@@ -14,6 +14,8 @@ import pytest
 from volatile_if import review
 from volatile_if.scan import Site
 
+pytestmark = pytest.mark.unit      # canned trees and scans only
+
 SOURCE = '''\
 // SPDX-License-Identifier: GPL-2.0
 #include <linux/atomic.h>
@@ -116,13 +118,30 @@ def test_split_and_stale(fixture):
 	assert 'other/file.c:f:READ_ONCE(y)' in {d.key for d, _ in sp.stale}
 
 
+def test_a_newer_kernel_s_decision_is_not_stale_in_an_older_tree(fixture):
+	root, _, directory = fixture
+	(root / 'Makefile').write_text('VERSION = 6\nPATCHLEVEL = 1\n')
+	d = review.Decisions(directory)
+	d.decide('drivers/vif.c:vif_new:READ_ONCE(x)', 'documented-ctrl-dep',
+		 'dismissed', 'new in 6.12', '6.12')
+	d.decide('drivers/vif.c:vif_gone:READ_ONCE(x)', 'documented-ctrl-dep',
+		 'dismissed', 'gone since 6.1', '6.1')
+	sp = review.split(root, [DOC, HOIST, CONV], review.Decisions(directory))
+	assert sp.kernel == '6.1'
+	assert [d.key for d, _ in sp.stale] == ['drivers/vif.c:vif_gone:READ_ONCE(x)']
+	(root / 'Makefile').write_text('VERSION = 6\nPATCHLEVEL = 13\n')
+	sp = review.split(root, [DOC, HOIST, CONV], review.Decisions(directory))
+	assert len(sp.stale) == 2
+
+
 def test_decisions_file_round_trip(tmp_path):
 	d = review.Decisions(tmp_path)
 	d.decide('a.c:f:x == 1', 'documented-ctrl-dep', 'dismissed', ' a  reason\n')
-	d.decide('a.c:f:y', 'hoisted-store-hazard', 'accepted', '')
+	d.decide('a.c:f:y', 'hoisted-store-hazard', 'accepted', '', '6.12')
 	text = (tmp_path / 'dismissed').read_text()
 	assert text.endswith('\nsite: a.c:f:x == 1\nidiom: documented-ctrl-dep\n'
 			     'reason: a reason\n')
+	assert (tmp_path / 'accepted').read_text().endswith('kernel: 6.12\n')
 	again = review.Decisions(tmp_path)
 	assert list(again) == list(d)
 	with pytest.raises(review.Error):

@@ -49,7 +49,10 @@ class Error(Exception):
 
 def kernel_version(tree: Path) -> str:
 	"""'6.1' for a tree whose Makefile says VERSION = 6, PATCHLEVEL = 1."""
-	head = (Path(tree) / 'Makefile').read_text(errors='replace')[:2000]
+	try:
+		head = (Path(tree) / 'Makefile').read_text(errors='replace')[:2000]
+	except OSError:
+		head = ''
 	v = re.search(r'^VERSION\s*=\s*(\d+)', head, re.M)
 	p = re.search(r'^PATCHLEVEL\s*=\s*(\d+)', head, re.M)
 	if not (v and p):

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, TextIO, Tuple
 
 from . import rewrite, scan
-from .common import REPO, Error
+from .common import REPO, Error, kernel_version
 
 DECISIONS = REPO / 'tool' / 'review'
 VERDICTS = ('accepted', 'dismissed')
@@ -69,9 +69,11 @@ _COMMON_HEADER = '''\
 #	site: file:function:condition
 #	idiom: the rule that reported it
 #	reason: one line
+#	kernel: the version of the tree it was decided on
 #
 # The condition is the site's, its whitespace and comments normalised, so
-# that a decision survives line moves and the next kernel version.
+# that a decision survives line moves and the next kernel version.  In an
+# older tree, a site that is not there is not yet there: not stale.
 '''
 
 
@@ -134,6 +136,7 @@ class Decision:
 	idiom: str
 	verdict: str       # accepted | dismissed
 	reason: str
+	kernel: str = ''   # the version of the tree it was decided on
 
 	@property
 	def file(self) -> str:
@@ -157,7 +160,8 @@ def _parse(path: Path, verdict: str) -> List[Decision]:
 			raise Error(f'{path}:{start}: site is not '
 				    '"file:function:condition": fix the file')
 		out.append(Decision(record['site'], record['idiom'], verdict,
-				    record.get('reason', '')))
+				    record.get('reason', ''),
+				    record.get('kernel', '')))
 		record.clear()
 
 	last = None
@@ -171,10 +175,10 @@ def _parse(path: Path, verdict: str) -> List[Decision]:
 		if line[:1] in ' \t' and last:
 			record[last] += ' ' + line.strip()
 			continue
-		m = re.fullmatch(r'(site|idiom|reason):\s*(.*)', line)
+		m = re.fullmatch(r'(site|idiom|reason|kernel):\s*(.*)', line)
 		if not m:
-			raise Error(f'{path}:{n}: expected "site:", "idiom:" or '
-				    '"reason:": fix the file')
+			raise Error(f'{path}:{n}: expected "site:", "idiom:", '
+				    '"reason:" or "kernel:": fix the file')
 		if not record:
 			start = n
 		last = m.group(1)
@@ -202,14 +206,16 @@ class Decisions:
 	def __iter__(self):
 		return iter(sorted(self.by_key.values(), key=lambda d: d.key))
 
-	def decide(self, key: str, idiom: str, verdict: str, reason: str) -> Decision:
-		"""Record a decision and write the files at once."""
+	def decide(self, key: str, idiom: str, verdict: str, reason: str,
+		   kernel: str = '') -> Decision:
+		"""Record a decision made on a tree of version @kernel and write
+		the files at once."""
 		if verdict not in VERDICTS:
 			raise ValueError(verdict)
 		reason = ' '.join(reason.split())
 		if verdict == 'dismissed' and not reason:
 			raise Error('a dismissal needs a reason (--reason TEXT)')
-		d = Decision(key, idiom, verdict, reason)
+		d = Decision(key, idiom, verdict, reason, kernel)
 		self.by_key[key] = d
 		self.save()
 		return d
@@ -218,7 +224,8 @@ class Decisions:
 		self.dir.mkdir(parents=True, exist_ok=True)
 		for verdict in VERDICTS:
 			blocks = [f'site: {d.key}\nidiom: {d.idiom}\n' +
-				  (f'reason: {d.reason}\n' if d.reason else '')
+				  (f'reason: {d.reason}\n' if d.reason else '') +
+				  (f'kernel: {d.kernel}\n' if d.kernel else '')
 				  for d in self if d.verdict == verdict]
 			text = HEADER[verdict] + _COMMON_HEADER
 			if blocks:
@@ -237,14 +244,26 @@ class Split:
 	undecided: List[scan.Site] = field(default_factory=list)
 	stale: List[Tuple[Decision, str]] = field(default_factory=list)
 	keys: Dict[scan.Site, str] = field(default_factory=dict)
+	kernel: str = ''    # the version of the tree, for new decisions
+
+
+def _older(version: str, than: str) -> bool:
+	return bool(version and than) and \
+		tuple(map(int, version.split('.'))) < tuple(map(int, than.split('.')))
 
 
 def split(root: Path, sites: Iterable[scan.Site], decisions: Decisions,
 	  scanned: Optional[Iterable[str]] = None) -> Split:
 	"""Sort the report-only @sites (of the tree at @root) by decision, and
 	find the stale decisions: those for a file of @scanned (None: every
-	file) that match no report-only site of the same idiom."""
-	out, lines = Split(), {}
+	file) that match no report-only site of the same idiom, unless the
+	tree is older than the one the decision was made on and the site is
+	not in it at all (code that came later)."""
+	try:
+		version = kernel_version(root)
+	except Error:
+		version = ''    # a scan's files, with no Makefile of a tree
+	out, lines = Split(kernel=version), {}
 	matched = set()
 	convert_keys = {}
 	for s in sorted(sites):
@@ -274,9 +293,14 @@ def split(root: Path, sites: Iterable[scan.Site], decisions: Decisions,
 			s = convert_keys[d.key]
 			why = (f'the rules convert this site now ({s.file}:{s.line}); '
 			       f'the decision ({d.verdict}) no longer applies')
+		elif _older(version, d.kernel):
+			continue
 		else:
 			why = ('no report-only site with this file, function and '
-			       'condition in the tree: the code or the rules changed')
+			       'condition in the tree' +
+			       (f' ({version}; decided on {d.kernel})'
+				if version and d.kernel else '') +
+			       ': the code or the rules changed')
 		out.stale.append((d, why))
 	return out
 
@@ -461,7 +485,7 @@ def interactive(root: Path, sp: Split, decisions: Decisions,
 						  'for the commit message)? ')
 				except EOFError:
 					return counts
-				decisions.decide(key, s.idiom, 'accepted', why)
+				decisions.decide(key, s.idiom, 'accepted', why, sp.kernel)
 				counts['accepted'] += 1
 				break
 			if answer == 'd':
@@ -472,7 +496,7 @@ def interactive(root: Path, sp: Split, decisions: Decisions,
 							  'keep (one line, for the cover letter)? ')
 					except EOFError:
 						return counts
-				decisions.decide(key, s.idiom, 'dismissed', why)
+				decisions.decide(key, s.idiom, 'dismissed', why, sp.kernel)
 				counts['dismissed'] += 1
 				break
 			if answer == 's':
@@ -524,7 +548,7 @@ def cmd_review(args) -> int:
 		s = find(sp, key)
 		d = decisions.decide(sp.keys[s], s.idiom,
 				     'accepted' if args.accept else 'dismissed',
-				     args.reason)
+				     args.reason, sp.kernel)
 		print(f'{d.verdict}: {d.key}')
 		return 0
 	if args.list or not (sys.stdin.isatty() and sys.stdout.isatty()):
