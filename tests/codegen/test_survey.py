@@ -145,6 +145,19 @@ def test_page_counts_and_lists_what_is_not_ordered_by_a_branch():
 	assert '- a.c:7 f() [acquire-early-exit]: no if at its line' in page
 
 
+def test_page_lists_the_cells_ordered_only_by_the_compiler():
+	d = data([cell('compiler', 'guaranteed', opt='Os'),
+		  cell('guaranteed', 'guaranteed', cc='clang'),
+		  cell('compiler', 'guaranteed', arch='riscv'),
+		  cell('compiler', 'guaranteed')])
+	d.update(arches=['arm64', 'riscv'], compilers=['gcc', 'clang'])
+	page = '\n'.join(survey.tree_page(d))
+	assert '| a.c:3 f() | acquire-early-exit (early exit) | ' \
+		'arm64: gcc O2, gcc Os; riscv: gcc O2 |' in page
+	page = '\n'.join(survey.tree_page(data([cell('guaranteed', 'guaranteed')])))
+	assert 'only by the compiler' not in page
+
+
 def test_page_has_a_row_only_for_the_builds_that_ran():
 	# data() names O2 and Os, but only O2 ran
 	page = '\n'.join(survey.tree_page(data([cell('compiler', 'guaranteed')])))

@@ -282,6 +282,31 @@ def builds(data: dict) -> List[Tuple[str, str, str]]:
 		for o in data['opts'] if (a, cc, o) in ran]
 
 
+def _compiler_only(data: dict) -> List[str]:
+	"""The plain-if cells ordered only by the compiler's own branch, a row
+	per site and function, with the builds where that is so."""
+	rows: Dict[str, Dict[str, List[str]]] = {}
+	order = {b: n for n, b in enumerate(builds(data))}
+	for c in sorted(data['cells'], key=lambda c: order[
+			(c['arch'], c['compiler'], c['opt'])]):
+		if c['if']['status'] == 'compiler':
+			rows.setdefault(f'{_where(c)} | {c["idiom"]} ({c["lkmm"]})',
+					{}).setdefault(c['arch'], []).append(
+				f'{c["compiler"]} {c["opt"]}')
+	if not rows:
+		return []
+	return ['', '### Plain if () cells ordered only by the compiler\'s own '
+		'branch', '',
+		'Nothing in the source makes the compiler branch on the load '
+		'there: another version, option or inlining decision may not.  '
+		'The converted sites among them are what volatile_if() makes '
+		'guaranteed.', '',
+		'| site | idiom (LKMM) | builds |', '|---|---|---|'] + \
+		[f'| {k} | ' + '; '.join(f'{a}: {", ".join(v)}'
+					 for a, v in by_arch.items()) + ' |'
+		 for k, by_arch in sorted(rows.items())]
+
+
 def tree_page(data: dict) -> List[str]:
 	"""The section of one tree's survey (brief()'s JSON)."""
 	cells = data['cells']
@@ -330,6 +355,7 @@ def tree_page(data: dict) -> List[str]:
 				   f'{c["arch"]} | {c["compiler"]} | {c["opt"]} | '
 				   f'{c["if"]["status"]} | {v["status"] if v else "-"} | '
 				   f'{why.strip()} |')
+	out += _compiler_only(data)
 	if data['not_compiled']:
 		out += ['', '### Not compiled', '',
 			'| site | arch | cc | opt | why |', '|---|---|---|---|---|']
