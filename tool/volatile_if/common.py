@@ -61,10 +61,15 @@ def kernel_version(tree: Path) -> str:
 	return f'{v.group(1)}.{p.group(1)}'
 
 
+def version_key(version: str) -> Tuple[int, ...]:
+	"""'6.12' -> (6, 12), which orders versions as numbers."""
+	return tuple(map(int, version.split('.')))
+
+
 def _versions(folder: Path) -> List[str]:
 	return sorted((d.name for d in folder.iterdir()
 		       if d.is_dir() and re.fullmatch(r'\d+\.\d+', d.name)),
-		      key=lambda v: tuple(map(int, v.split('.'))))
+		      key=version_key)
 
 
 def base_patch(tree: Path) -> Path:

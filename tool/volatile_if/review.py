@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, TextIO, Tuple
 
 from . import rewrite, scan
-from .common import REPO, Error, kernel_version
+from .common import REPO, Error, kernel_version, version_key
 
 DECISIONS = REPO / 'tool' / 'review'
 VERDICTS = ('accepted', 'dismissed')
@@ -248,8 +248,7 @@ class Split:
 
 
 def _older(version: str, than: str) -> bool:
-	return bool(version and than) and \
-		tuple(map(int, version.split('.'))) < tuple(map(int, than.split('.')))
+	return bool(version and than) and version_key(version) < version_key(than)
 
 
 def split(root: Path, sites: Iterable[scan.Site], decisions: Decisions,

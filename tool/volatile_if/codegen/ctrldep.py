@@ -33,6 +33,7 @@ forgets the values of its earlier execution, so they cannot order it.
 """
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import (Callable, Dict, FrozenSet, List, NamedTuple, Optional,
 		    Set, Tuple)
 
@@ -55,6 +56,16 @@ class Graph:
 	outside: List[Tuple[int, str]] = field(default_factory=list)
 	# jumps out of the function (tail calls): calls that do not return
 	tail_calls: Set[int] = field(default_factory=set)
+
+	@cached_property
+	def preds(self) -> List[List[int]]:
+		"""Each instruction's predecessors: made once, for the backward
+		walks of loads_feeding()."""
+		preds: List[List[int]] = [[] for _ in self.insns]
+		for n, succs in enumerate(self.succs):
+			for m in succs:
+				preds[m].append(n)
+		return preds
 
 
 def _split(name: str, func: str, kinds: Tuple[str, ...]) -> bool:
@@ -251,14 +262,6 @@ def longest_path(g: Graph) -> int:
 	return longest[0]
 
 
-def predecessors(g: Graph) -> List[List[int]]:
-	preds: List[List[int]] = [[] for _ in g.insns]
-	for n, succs in enumerate(g.succs):
-		for m in succs:
-			preds[m].append(n)
-	return preds
-
-
 def loads_tested(g: Graph, branch: int) -> List[int]:
 	"""The loads whose values the conditional branch at @branch tests,
 	following registers and spill slots back along every path."""
@@ -267,7 +270,7 @@ def loads_tested(g: Graph, branch: int) -> List[int]:
 
 def loads_feeding(g: Graph, at: int, regs: FrozenSet[str]) -> List[int]:
 	"""The loads whose values @regs hold when instruction @at executes."""
-	preds = predecessors(g)
+	preds = g.preds
 	found: Set[int] = set()
 	work = [(p, regs) for p in preds[at]]
 	seen = set()
