@@ -350,6 +350,67 @@ def test_relocation_against_a_shared_label_name():
 	assert insns[1].reloc == ('R_RISCV_BRANCH', '.text+0x10')
 
 
+# cg_spin_wait() by gcc 12 for arm: the plain if () enters the loop at its
+# test; volatile_if() tests once, then loops on a body that tests at its
+# end.  Both run the body once in 22 and 21 instructions (the dmb and the
+# ten nops are cpu_relax()).
+ARM_SPIN_ROTATED = '''
+00000070 <cg_spin_wait>:
+  70:	b	a0 <cg_spin_wait+0x30>
+  74:	dmb	ish
+  78:	nop	{0}
+  7c:	nop	{0}
+  80:	nop	{0}
+  84:	nop	{0}
+  88:	nop	{0}
+  8c:	nop	{0}
+  90:	nop	{0}
+  94:	nop	{0}
+  98:	nop	{0}
+  9c:	nop	{0}
+  a0:	ldr	r3, [r0]
+  a4:	cmp	r3, #0
+  a8:	beq	74 <cg_spin_wait+0x4>
+  ac:	dmb	ish
+  b0:	mov	r3, #1
+  b4:	str	r3, [r1]
+  b8:	bx	lr
+'''
+ARM_SPIN_PEELED = '''
+00000080 <cg_spin_wait>:
+  80:	ldr	r3, [r0]
+  84:	cmp	r3, #0
+  88:	bne	c4 <cg_spin_wait+0x44>
+  8c:	dmb	ish
+  90:	nop	{0}
+  94:	nop	{0}
+  98:	nop	{0}
+  9c:	nop	{0}
+  a0:	nop	{0}
+  a4:	nop	{0}
+  a8:	nop	{0}
+  ac:	nop	{0}
+  b0:	nop	{0}
+  b4:	nop	{0}
+  b8:	ldr	r3, [r0]
+  bc:	cmp	r3, #0
+  c0:	beq	8c <cg_spin_wait+0xc>
+  c4:	dmb	ish
+  c8:	mov	r3, #1
+  cc:	str	r3, [r1]
+  d0:	bx	lr
+'''
+
+
+@pytest.mark.unit
+def test_longest_path_runs_a_loop_once_however_it_is_laid_out():
+	rotated = analyse('arm', ARM_SPIN_ROTATED, 'cg_spin_wait', 0x70, 0x4c)
+	peeled = analyse('arm', ARM_SPIN_PEELED, 'cg_spin_wait', 0x80, 0x54)
+	# the rotated loop's path goes back to its test to leave
+	assert (rotated.path, peeled.path) == (22, 21)
+	assert (rotated.insns, peeled.insns) == (19, 21)
+
+
 @pytest.mark.unit
 def test_x86_tso_only_asks_for_the_order():
 	listing = '''
@@ -995,9 +1056,10 @@ def test_retarget():
 	argv = ['ccache', 'gcc', '-Wp,-MMD,lib/.x.o.d', '-nostdinc', '-Iinclude',
 		'-O2', '-c', '-o', 'lib/x.o', '/t/lib/x.c']
 	assert recompile.retarget(argv, Path('/c/y.c'), Path('/o/y.o'),
-				  include=Path('/v'), defines=['A'], debug=True) == [
+				  include=Path('/v'), defines=['A'], flags=['-F'],
+				  debug=True) == [
 		'ccache', 'gcc', '-nostdinc', '-I/v', '-Iinclude', '-O2', '-DA',
-		'-g', '-c', '-o', '/o/y.o', '/c/y.c']
+		'-F', '-g', '-c', '-o', '/o/y.o', '/c/y.c']
 
 
 @pytest.mark.unit

@@ -8,8 +8,9 @@ Output: a matrix case x architecture x compiler x variant of verdicts
 
 Every corpus file is compiled at -O2 with the command kbuild used for
 lib/volatile_if_kunit.o in the gcc or LLVM=1 check build of the
-architecture, once per variant: base-patch's volatile_if as it is, or
-redefined by tests/codegen/variants/<variant>/asm/barrier.h.
+architecture and -ffunction-sections, once per variant: base-patch's
+volatile_if as it is, or redefined by
+tests/codegen/variants/<variant>/asm/barrier.h.
 """
 
 import re
@@ -26,6 +27,10 @@ from . import ctrldep, disasm, isa, recompile
 CORPUS = REPO / 'tests' / 'codegen'
 OUT = BUILD / 'codegen'
 COMPILERS = ('gcc', 'clang')
+# Each function at the start of a section of its own: the alignment padding
+# of its loops then depends on its own code, not on where the function
+# before it ended, which differs between variants.
+SECTIONS = ('-ffunction-sections',)
 
 
 @dataclass(frozen=True)
@@ -274,7 +279,8 @@ def run(arch_names: Sequence[str] = arches.CODEGEN_ARCHES,
 			recompile.compile_c(b, argv, corpus / f, out,
 					    include=corpus / 'variants' / overlay
 					    if overlay else None,
-					    defines=VARIANTS[v].defines)
+					    defines=VARIANTS[v].defines,
+					    flags=SECTIONS)
 		except Error as e:
 			return [Cell(k.name, a, c, v,
 				     ctrldep.Verdict('error', 0, why=compile_error(e)))

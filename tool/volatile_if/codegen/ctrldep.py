@@ -241,11 +241,27 @@ def _paths(q: _Query, init) -> Verdict:
 
 
 def longest_path(g: Graph) -> int:
-	"""Instructions on the longest path from the entry to an exit that
-	takes no back edge: one pass through the function, loops once.  Unlike
-	the size, it does not grow when the compiler duplicates a tail."""
+	"""Instructions on the longest path from the entry to an exit that runs
+	each loop's body once.  A back edge is not taken: a path that can go on
+	only through one (the end of a loop's body) goes on from the loop's
+	head by the shortest way out of the function.  So a loop entered at its
+	test (rotated) and one tested once before a body that tests at its end
+	(peeled) count the same iteration.  Unlike the size, the path does not
+	grow when the compiler duplicates a tail."""
 	if not g.insns:
 		return 0
+	# the fewest instructions from each instruction to an exit, itself
+	# included: a breadth-first search back from the exits
+	nearest = {n: 1 for n, s in enumerate(g.succs) if not s}
+	frontier = list(nearest)
+	while frontier:
+		later = []
+		for n in frontier:
+			for p in g.preds[n]:
+				if p not in nearest:
+					nearest[p] = nearest[n] + 1
+					later.append(p)
+		frontier = later
 	longest: Dict[int, int] = {}
 	on_stack, stack = {0}, [(0, iter(g.succs[0]))]
 	while stack:
@@ -254,8 +270,10 @@ def longest_path(g: Graph) -> int:
 		if m is None:
 			stack.pop()
 			on_stack.discard(n)
-			longest[n] = 1 + max((longest[x] for x in g.succs[n]
-					      if x in longest), default=0)
+			ahead = [longest[x] for x in g.succs[n] if x in longest]
+			if not ahead:       # back edges only (or an exit)
+				ahead = [nearest.get(x, 0) for x in g.succs[n]]
+			longest[n] = 1 + max(ahead, default=0)
 		elif m not in on_stack and m not in longest:
 			on_stack.add(m)
 			stack.append((m, iter(g.succs[m])))

@@ -41,9 +41,10 @@ def recorded(b: kbuild.KernelBuild, target: str = REFERENCE) -> List[str]:
 
 def retarget(argv: Sequence[str], source: Path, output: Path, *,
 	     include: Optional[Path] = None, defines: Sequence[str] = (),
-	     debug: bool = False) -> List[str]:
+	     flags: Sequence[str] = (), debug: bool = False) -> List[str]:
 	"""@argv compiling @source into @output; @include searched before
-	the kernel's headers; -D@defines; -g for line information."""
+	the kernel's headers; -D@defines; @flags added; -g for line
+	information."""
 	out = []
 	skip = False
 	for arg in argv[:-1]:       # the last one is the source
@@ -56,7 +57,7 @@ def retarget(argv: Sequence[str], source: Path, output: Path, *,
 		elif arg.startswith('-Wp,-MMD'):
 			continue        # kbuild's dependency file: not ours to write
 		elif arg == '-c':
-			out += [f'-D{d}' for d in defines]
+			out += [f'-D{d}' for d in defines] + list(flags)
 			out += ['-g'] if debug else []
 			out.append(arg)
 		else:
