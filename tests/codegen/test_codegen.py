@@ -740,6 +740,80 @@ def test_site_plain_load_the_condition_tests_orders_nothing(tmp_path):
 	assert v.status == 'broken', v.why
 
 
+CALL_SOURCE = """\
+static bool get(int *p)
+{
+	return READ_ONCE(*p) != 0;
+}
+void f(int *a, int *b)
+{
+	if (get(a))
+		WRITE_ONCE(*b, 1);
+}
+"""
+# f() with get() not inlined, as gcc -Os leaves refcount_inc_not_zero()
+CALL_SITE = '''
+Disassembly of section .text:
+
+0000000000000000 <get>:
+get():
+/t/kernel/y.c:3
+   0:	ldr	w1, [x0]
+   4:	cmp	w1, #0x0
+   8:	cset	w0, ne	// ne = any
+   c:	ret
+
+0000000000000010 <f>:
+f():
+/t/kernel/y.c:7
+  10:	stp	x29, x30, [sp, #-32]!
+  14:	mov	x29, sp
+  18:	str	x19, [sp, #16]
+  1c:	mov	x19, x1
+  20:	bl	0 <get>
+  24:	cbz	w0, 30 <f+0x20>
+/t/kernel/y.c:8
+  28:	mov	w0, #0x1
+  2c:	str	w0, [x19]
+/t/kernel/y.c:9
+  30:	ldr	x19, [sp, #16]
+  34:	ldp	x29, x30, [sp], #32
+  38:	ret
+'''
+
+
+@pytest.mark.unit
+def test_site_load_in_a_function_not_inlined(tmp_path):
+	(tmp_path / 'kernel').mkdir()
+	(tmp_path / 'kernel' / 'y.c').write_text(CALL_SOURCE)
+	marked = sites.SourceLines(tmp_path).marked
+	arch = arches.get('arm64')
+	insns = disasm.parse_code(textwrap.dedent(CALL_SITE))
+	symbols = [disasm.Symbol('get', '.text', 0, 0x10, True),
+		   disasm.Symbol('f', '.text', 0x10, 0x2c, True),
+		   disasm.Symbol('.text', '.text', 0, 0, False)]
+	obj = disasm.Object(Path('x.o'), symbols, disasm.functions(symbols, insns))
+	decoder = isa.decoder(arch.isa)
+	g = ctrldep.graph(obj, obj.functions['f'], decoder)
+	reg = sites.Region({7}, {7, 8, 9})
+	v, _ = sites.site_verdict(arch, g, 'kernel/y.c', reg, False, marked)
+	assert v.status == 'broken' and 'test no load' in v.why, v.why
+	inlined = ctrldep.inline_calls(obj, g, decoder)
+	# the call goes into a copy of get(), inlined at the call's line, whose
+	# return goes on after the call
+	call, ret = 4, len(g.insns) + 3
+	assert inlined.succs[call] == [len(g.insns)]
+	assert inlined.insns[ret].where == (('/t/kernel/y.c', 3),
+					    ('/t/kernel/y.c', 7))
+	assert inlined.succs[ret] == [call + 1]
+	v, found = sites.site_verdict(arch, inlined, 'kernel/y.c', reg, False,
+				      marked)
+	assert v.status == 'compiler' and v.loads == [0x0], (v.status, v.why)
+	assert [inlined.insns[b].addr for b in found] == [0x24]
+	# no deeper than asked
+	assert ctrldep.inline_calls(obj, g, decoder, depth=0) is g
+
+
 # net/ipv4/fib_trie.c's fib_trie_get_first() as clang 19 builds it for
 # riscv, cut down: the condition reads only through the rcu_dereference()d
 # node; a branch on *pos, that the line table puts on the same line, tests

@@ -32,7 +32,7 @@ Each path keeps the loads not ordered yet; executing a load again (a loop)
 forgets the values of its earlier execution, so they cannot order it.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import (Callable, Dict, FrozenSet, List, NamedTuple, Optional,
 		    Set, Tuple)
@@ -126,6 +126,51 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 		succs.append({'next': nxt, 'call': nxt, 'cond': nxt + taken,
 			      'jump': taken, 'trap': nxt}.get(sem.flow, []))
 	return Graph(insns, sems, succs, func.name, outside, tail_calls)
+
+
+# the most instructions inline_calls() adds to a graph
+INLINE_LIMIT = 4000
+
+
+def inline_calls(obj: Object, g: Graph, decoder: Decoder,
+		 depth: int = 2) -> Graph:
+	"""@g with each call to another function of @obj followed into a copy
+	of that function, as if the compiler had inlined it (to @depth calls
+	deep, INLINE_LIMIT instructions in all): the copy's instructions carry
+	the call's source location as the place they were inlined at, its
+	stack slots are its own, and its returns go on after the call.  For a
+	condition whose load is in a function the compiler did not inline
+	(refcount_inc_not_zero() at -Os)."""
+	if depth < 1:
+		return g
+	entries = {(f.section, f.start): f for f in obj.functions.values()}
+	insns, sems = list(g.insns), list(g.sems)
+	succs = [list(x) for x in g.succs]
+	tail_calls = set(g.tail_calls)
+	added = 0
+	for n in range(len(g.insns)):
+		callee = entries.get(obj.resolve(insns[n])) \
+			if sems[n].flow == 'call' else None
+		if callee is None or callee.name == g.name:
+			continue
+		c = inline_calls(obj, graph(obj, callee, decoder), decoder,
+				 depth - 1)
+		if added + len(c.insns) > INLINE_LIMIT:
+			continue
+		added += len(c.insns)
+		base, after = len(insns), succs[n]
+		for i, sem in zip(c.insns, c.sems):
+			insns.append(replace(i, where=i.where + insns[n].where))
+			sems.append(replace(
+				sem, slot=sem.slot and f'{callee.name}:{sem.slot}',
+				flow='jump' if sem.flow == 'ret' else sem.flow))
+		for m, x in enumerate(c.succs):
+			succs.append(list(after) if c.sems[m].flow == 'ret'
+				     else [base + y for y in x])
+		tail_calls |= {base + m for m in c.tail_calls}
+		sems[n] = replace(sems[n], flow='jump')
+		succs[n] = [base]
+	return Graph(insns, sems, succs, g.name, g.outside, tail_calls)
 
 
 @dataclass

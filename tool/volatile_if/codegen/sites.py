@@ -300,6 +300,28 @@ class _Object:
 	def graph(self, name: str) -> ctrldep.Graph:
 		return ctrldep.graph(self.obj, self.obj.functions[name], self.decoder)
 
+	def verdict(self, name: str, file: str, reg: Region,
+		    branch_required: bool):
+		"""(verdict, the site's branches, the graph they index) of the
+		site of @file at @reg in function @name (site_verdict()).  Where
+		the site's branches test no load of the function, the calls are
+		followed into this object's functions as if inlined: the
+		condition's load may be in one the compiler did not inline
+		(refcount_inc_not_zero() at -Os)."""
+		g = self.graph(name)
+		v, found = site_verdict(self.arch, g, file, reg, branch_required,
+					self.source.marked)
+		if found and not any(ctrldep.loads_tested(g, b) for b in found):
+			inlined = ctrldep.inline_calls(self.obj, g, self.decoder)
+			w, branches_ = site_verdict(self.arch, inlined, file, reg,
+						    branch_required, self.source.marked)
+			if any(ctrldep.loads_tested(inlined, b) for b in branches_):
+				w.insns, w.path = v.insns, v.path
+				w.why = '; '.join(x for x in (w.why, 'the load is in a '
+					'function it calls, followed as if inlined') if x)
+				return w, branches_, inlined
+		return v, found, g
+
 
 def branches(g: ctrldep.Graph, file: str, lines: Set[int]) -> List[int]:
 	"""The conditional branches of @g made for @lines of @file, at any
@@ -371,7 +393,7 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 	elif found and not seeds:
 		verdict.status, verdict.why = 'broken', \
 			'its branches test no load: a constant, or the value ' \
-			'of a call (not followed into the callee)'
+			'of a function of another object'
 	return verdict, found
 
 
@@ -386,10 +408,8 @@ def _site_in(arch, objects: Dict[str, _Object], site: Site, file: str,
 		for variant, o in objects.items():
 			if name not in o.obj.functions:
 				continue
-			g = o.graph(name)
-			v, found = site_verdict(
-				arch, g, file, reg,
-				corpus.VARIANTS[variant].guarantees, o.source.marked)
+			v, found, g = o.verdict(name, file, reg,
+						corpus.VARIANTS[variant].guarantees)
 			if variant == 'volatile_if':
 				result = SiteResult(site, arch.name, compiler, name, v,
 						    branch=g.insns[found[0]].addr

@@ -163,16 +163,16 @@ def _cells(arch: arches.Arch, compiler: str, opt: str,
 	for name in objects['volatile_if'].functions_at(t.site.file, region.condition):
 		if name not in plain.obj.functions:
 			continue
-		g = plain.graph(name)
-		v, found = sites.site_verdict(arch, g, t.site.file, region,
-					      False, plain.source.marked)
+		v, found, g = plain.verdict(name, t.site.file, region, False)
 		if found and not any(ctrldep.loads_tested(g, b) for b in found):
-			# The branch tests a local set elsewhere or a callee's value:
-			# the load is out of this if's reach, which is the source's
-			# shape (review decides it), not a miscompile.
+			# The branch tests a local set elsewhere or the value of a
+			# function of another object: the load is out of this if's
+			# reach, which is the source's shape (review decides it),
+			# not a miscompile.
 			v.status, v.why = 'unknown', 'its branches test no load of ' \
-				'this function: a local set elsewhere, or the value ' \
-				'of a call (its load is in the callee)'
+				'this function or of the functions of its object it ' \
+				'calls: a local set elsewhere, or the value of a call ' \
+				'to another object'
 		if v.status == 'broken' and not found and not v.stores:
 			# No branch, and no store the line table gives to the
 			# site: the compiler made the if a select and its stores
@@ -187,10 +187,8 @@ def _cells(arch: arches.Arch, compiler: str, opt: str,
 				f'orders nothing after it; {v.why}'
 		cell = Cell(t, arch.name, compiler, opt, name, v)
 		if t.converted:
-			conv = objects['volatile_if']
-			cell.volatile, _ = sites.site_verdict(
-				arch, conv.graph(name), t.site.file, region, True,
-				conv.source.marked)
+			cell.volatile, _, _ = objects['volatile_if'].verdict(
+				name, t.site.file, region, True)
 		out.append(cell)
 	return out
 
