@@ -806,12 +806,19 @@ def test_site_load_in_a_function_not_inlined(tmp_path):
 	assert inlined.insns[ret].where == (('/t/kernel/y.c', 3),
 					    ('/t/kernel/y.c', 7))
 	assert inlined.succs[ret] == [call + 1]
-	v, found = sites.site_verdict(arch, inlined, 'kernel/y.c', reg, False,
-				      marked)
+	v, found, h = sites.verdict(arch, obj, decoder, g, 'kernel/y.c', reg,
+				    False, marked)
 	assert v.status == 'compiler' and v.loads == [0x0], (v.status, v.why)
-	assert [inlined.insns[b].addr for b in found] == [0x24]
+	assert [h.insns[b].addr for b in found] == [0x24]
+	assert (v.insns, v.path) == (11, 11)    # f()'s own
 	# no deeper than asked
 	assert ctrldep.inline_calls(obj, g, decoder, depth=0) is g
+	# the call on a path the graph does not have (a static key's jump)
+	g = ctrldep.graph(obj, obj.functions['f'], decoder)
+	g.succs[0] = [10]
+	v, _, _ = sites.verdict(arch, obj, decoder, g, 'kernel/y.c', reg, False,
+				marked)
+	assert v.status == 'unknown' and 'no path from the entry' in v.why, v.why
 
 
 # net/ipv4/fib_trie.c's fib_trie_get_first() as clang 19 builds it for

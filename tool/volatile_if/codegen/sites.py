@@ -302,25 +302,31 @@ class _Object:
 
 	def verdict(self, name: str, file: str, reg: Region,
 		    branch_required: bool):
-		"""(verdict, the site's branches, the graph they index) of the
-		site of @file at @reg in function @name (site_verdict()).  Where
-		the site's branches test no load of the function, the calls are
-		followed into this object's functions as if inlined: the
-		condition's load may be in one the compiler did not inline
-		(refcount_inc_not_zero() at -Os)."""
-		g = self.graph(name)
-		v, found = site_verdict(self.arch, g, file, reg, branch_required,
-					self.source.marked)
-		if found and not any(ctrldep.loads_tested(g, b) for b in found):
-			inlined = ctrldep.inline_calls(self.obj, g, self.decoder)
-			w, branches_ = site_verdict(self.arch, inlined, file, reg,
-						    branch_required, self.source.marked)
-			if any(ctrldep.loads_tested(inlined, b) for b in branches_):
-				w.insns, w.path = v.insns, v.path
-				w.why = '; '.join(x for x in (w.why, 'the load is in a '
-					'function it calls, followed as if inlined') if x)
-				return w, branches_, inlined
-		return v, found, g
+		"""verdict() of the site of @file at @reg in function @name."""
+		return verdict(self.arch, self.obj, self.decoder, self.graph(name),
+			       file, reg, branch_required, self.source.marked)
+
+
+def verdict(arch: arches.Arch, obj: disasm.Object, decoder: isa.Decoder,
+	    g: ctrldep.Graph, file: str, reg: Region, branch_required: bool,
+	    marked: Callable[[disasm.Insn], bool]):
+	"""(verdict, the site's branches, the graph they index) of the site of
+	@file at @reg in @g, a function of @obj (site_verdict()).  Where the
+	site's branches test no load of the function, the calls are followed
+	into the object's functions as if inlined: the condition's load may
+	be in one the compiler did not inline (refcount_inc_not_zero() at
+	-Os)."""
+	v, found = site_verdict(arch, g, file, reg, branch_required, marked)
+	if found and not any(ctrldep.loads_tested(g, b) for b in found):
+		inlined = ctrldep.inline_calls(obj, g, decoder)
+		w, branches_ = site_verdict(arch, inlined, file, reg,
+					    branch_required, marked)
+		if any(ctrldep.loads_tested(inlined, b) for b in branches_):
+			w.insns, w.path = v.insns, v.path
+			w.why = '; '.join(x for x in (w.why, 'the load is in a '
+				'function it calls, followed as if inlined') if x)
+			return w, branches_, inlined
+	return v, found, g
 
 
 def branches(g: ctrldep.Graph, file: str, lines: Set[int]) -> List[int]:
@@ -367,7 +373,8 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 	branches (all paths if it has none): a store on a path that skips the
 	site, such as the overwrite path around the one in perf's ring buffer,
 	is not its to order.  A jump out of the function (a tail call, such as
-	into gcc's foo.part.0) counts as a call."""
+	into gcc's foo.part.0) counts as a call.  A site whose loads no path
+	from the entry reaches (code behind a static key) is unknown."""
 	found = branches(g, file, reg.condition)
 	seeds = {n for b in found for n in ctrldep.loads_tested(g, b)}
 	if marked:
@@ -387,6 +394,10 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 				  branch_required=branch_required)
 	if verdict.status in ('unknown',) or g.outside:
 		pass
+	elif seeds and not verdict.loads:
+		verdict.status, verdict.why = 'unknown', 'no path from the ' \
+			'entry reaches the condition\'s load (a static key\'s ' \
+			'jump, which the analysis does not follow)'
 	elif not found and verdict.status in ctrldep.ORDERED + ('none',):
 		verdict.status, verdict.why = 'broken', \
 			'no conditional branch at the condition\'s lines'
