@@ -374,7 +374,8 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 	site, such as the overwrite path around the one in perf's ring buffer,
 	is not its to order.  A jump out of the function (a tail call, such as
 	into gcc's foo.part.0) counts as a call.  A site whose loads no path
-	from the entry reaches (code behind a static key) is unknown."""
+	from the entry reaches (behind a switch's jump table or a static key,
+	which the graph does not follow) is unknown."""
 	found = branches(g, file, reg.condition)
 	seeds = {n for b in found for n in ctrldep.loads_tested(g, b)}
 	if marked:
@@ -396,8 +397,9 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 		pass
 	elif seeds and not verdict.loads:
 		verdict.status, verdict.why = 'unknown', 'no path from the ' \
-			'entry reaches the condition\'s load (a static key\'s ' \
-			'jump, which the analysis does not follow)'
+			'entry reaches the condition\'s load: it is behind a jump ' \
+			'the analysis does not follow (a switch\'s jump table, a ' \
+			'static key)'
 	elif not found and verdict.status in ctrldep.ORDERED + ('none',):
 		verdict.status, verdict.why = 'broken', \
 			'no conditional branch at the condition\'s lines'
