@@ -821,6 +821,35 @@ def test_site_load_in_a_function_not_inlined(tmp_path):
 	assert v.status == 'unknown' and 'no path from the entry' in v.why, v.why
 
 
+@pytest.mark.unit
+def test_riscv_call_pair_is_followed():
+	listing = '''
+	Disassembly of section .text:
+
+	0000000000000000 <get>:
+	   0:	lw	a0,0(a0)
+	   4:	ret
+
+	0000000000000008 <f>:
+	   8:	auipc	ra,0x0
+				8: R_RISCV_CALL_PLT	get
+				8: R_RISCV_RELAX	*ABS*
+	   c:	jalr	ra # 8 <f>
+	  10:	ret
+	'''
+	insns = disasm.parse_code(textwrap.dedent(listing))
+	# the jalr calls what the auipc's relocation names, not the auipc
+	assert insns[3].reloc == ('R_RISCV_CALL_PLT', 'get')
+	symbols = [disasm.Symbol('get', '.text', 0, 8, True),
+		   disasm.Symbol('f', '.text', 8, 0xc, True)]
+	obj = disasm.Object(Path('x.o'), symbols, disasm.functions(symbols, insns))
+	decoder = isa.decoder(arches.get('riscv').isa)
+	g = ctrldep.graph(obj, obj.functions['f'], decoder)
+	inlined = ctrldep.inline_calls(obj, g, decoder)
+	assert inlined.succs[1] == [3] and inlined.succs[4] == [2]
+	assert [i.text for i in inlined.insns[3:]] == ['lw a0,0(a0)', 'ret']
+
+
 # net/ipv4/fib_trie.c's fib_trie_get_first() as clang 19 builds it for
 # riscv, cut down: the condition reads only through the rcu_dereference()d
 # node; a branch on *pos, that the line table puts on the same line, tests

@@ -116,6 +116,12 @@ def parse_code(text: str) -> List[Insn]:
 		if m:
 			loc = (os.path.normpath(m.group(2)), int(m.group(3)))
 			where = where + (loc,) if m.group(1) else (loc,)
+	# riscv's call is the pair auipc, jalr; R_RISCV_CALL on the auipc
+	# names the callee of both
+	for a, b in zip(insns, insns[1:]):
+		if a.reloc and a.reloc[0] in ('R_RISCV_CALL', 'R_RISCV_CALL_PLT') \
+		   and b.mnemonic == 'jalr' and not b.reloc:
+			b.reloc = a.reloc
 	return insns
 
 
