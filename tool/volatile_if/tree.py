@@ -4,14 +4,16 @@ on the pristine source that scripts/setup committed, or the series tree (a
 tree's HEAD, base-patch and a series) that check, boot and codegen build."""
 
 import email
+import fcntl
 import hashlib
 import os
 import re
+from contextlib import contextmanager
 from pathlib import Path
 from dataclasses import dataclass
 from typing import Iterable, List, Optional, Sequence, Tuple
 
-from .common import BUILD, Error, base_patch, run
+from .common import BUILD, Error, base_patch, progress, run
 
 PRISTINE = 'pristine'
 WORK = BUILD / 'work'
@@ -148,6 +150,21 @@ def worktree_at(tree: Path, path: Path, rev: str) -> None:
 		git(tree, 'worktree', 'add', '-q', '--detach', str(path), rev)
 
 
+@contextmanager
+def _locked(path: Path):
+	"""Hold an exclusive lock on the file @path: one run at a time makes
+	a worktree (a second would take the first's index.lock for a killed
+	git's); the others wait, then find it made."""
+	path.parent.mkdir(parents=True, exist_ok=True)
+	with open(path, 'w') as f:
+		try:
+			fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+		except BlockingIOError:
+			progress(f'[work] waiting for another run to make {path.stem}')
+			fcntl.flock(f, fcntl.LOCK_EX)
+		yield
+
+
 def scratch_worktree(tree: Path, name: str, patches: List[Path],
 		     base: str = PRISTINE) -> Path:
 	"""A worktree of @tree under build/work/@name holding @base plus
@@ -155,15 +172,16 @@ def scratch_worktree(tree: Path, name: str, patches: List[Path],
 	patches have not changed, so that builds in it stay incremental."""
 	path = WORK / name
 	stampfile = WORK / f'{name}.stamp'
-	base = git(tree, 'rev-parse', base).strip()
-	stamp = _stamp(base, patches)
-	if path.is_dir() and stampfile.is_file() and \
-	   stampfile.read_text() == stamp and not is_dirty(path):
-		return path
-	stampfile.unlink(missing_ok=True)
-	worktree_at(tree, path, base)
-	am(path, patches)
-	stampfile.write_text(stamp)
+	with _locked(WORK / f'{name}.lock'):
+		base = git(tree, 'rev-parse', base).strip()
+		stamp = _stamp(base, patches)
+		if path.is_dir() and stampfile.is_file() and \
+		   stampfile.read_text() == stamp and not is_dirty(path):
+			return path
+		stampfile.unlink(missing_ok=True)
+		worktree_at(tree, path, base)
+		am(path, patches)
+		stampfile.write_text(stamp)
 	return path
 
 

@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Scratch worktrees: two runs that make the same one take turns."""
+
+import subprocess
+import threading
+
+import pytest
+
+from volatile_if import tree
+
+pytestmark = pytest.mark.unit
+
+
+def git(repo, *args):
+	return subprocess.run(['git', '-C', str(repo), '-c', 'user.name=t',
+			       '-c', 'user.email=t@t', *args], check=True,
+			      capture_output=True, text=True).stdout
+
+
+def test_a_run_waits_while_another_makes_the_worktree(tmp_path, monkeypatch):
+	monkeypatch.setattr(tree, 'WORK', tmp_path / 'work')
+	repo = tmp_path / 'repo'
+	repo.mkdir()
+	git(repo, 'init', '-q')
+	(repo / 'a').write_text('1\n')
+	git(repo, 'add', 'a')
+	git(repo, 'commit', '-qm', 'base')
+	(repo / 'a').write_text('2\n')
+	git(repo, 'commit', '-qam', 'change')
+	git(repo, 'format-patch', '-q', '-1', '-o', str(tmp_path / 'p'))
+	git(repo, 'reset', '-q', '--hard', 'HEAD~1')
+	patches = sorted((tmp_path / 'p').iterdir())
+	made = []
+
+	def run():
+		made.append(tree.scratch_worktree(repo, 'w', patches, base='HEAD'))
+	with tree._locked(tmp_path / 'work' / 'w.lock'):
+		t = threading.Thread(target=run)
+		t.start()
+		t.join(1)
+		# the other run holds the lock: nothing made yet
+		assert t.is_alive() and not (tmp_path / 'work' / 'w').exists()
+	t.join(30)
+	assert made == [tmp_path / 'work' / 'w']
+	assert (made[0] / 'a').read_text() == '2\n'
