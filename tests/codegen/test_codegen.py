@@ -1365,3 +1365,20 @@ def test_committed_sites_are_the_series_and_guaranteed(committed):
 	bad = [(x['file'], x['line'], x['arch'], x['compiler'])
 	       for x in s['sites'] if x['volatile_if']['status'] != 'guaranteed']
 	assert not bad
+
+
+@pytest.mark.unit
+def test_cost_split_by_what_the_plain_if_made():
+	m = {'cells': [
+		{'case': 'a', 'arch': 'arm', 'compiler': 'gcc', 'variant': 'if',
+		 'status': 'compiler'},
+		{'case': 'b', 'arch': 'arm', 'compiler': 'gcc', 'variant': 'if',
+		 'status': 'pred'},
+		{'case': 'c', 'arch': 'arm', 'compiler': 'gcc', 'variant': 'if',
+		 'status': 'guaranteed'}]}
+	costs = {'arm': {'gcc': {'volatile_if': {
+		'a': {'path': 0, 'insns': 2}, 'b': {'path': 1, 'insns': 3},
+		'c': {'path': -1, 'insns': 0}}}}}
+	table = _bench_codegen().by_plain_if(m, costs, [('arm', 'gcc')])
+	assert table[-2] == '| arm | gcc | 2 | path -0.5 / +0; size +1 / +2 ' \
+		'| 1 | path +1 / +1; size +3 / +3 |'
