@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """Scratch worktrees: two runs that make the same one take turns."""
 
-import subprocess
 import threading
 
 import pytest
@@ -12,9 +11,7 @@ pytestmark = pytest.mark.unit
 
 
 def git(repo, *args):
-	return subprocess.run(['git', '-C', str(repo), '-c', 'user.name=t',
-			       '-c', 'user.email=t@t', *args], check=True,
-			      capture_output=True, text=True).stdout
+	return tree.git(repo, '-c', 'user.name=t', '-c', 'user.email=t@t', *args)
 
 
 def test_a_run_waits_while_another_makes_the_worktree(tmp_path, monkeypatch):
