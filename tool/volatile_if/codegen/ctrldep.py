@@ -148,13 +148,16 @@ def inline_calls(obj: Object, g: Graph, decoder: Decoder,
 	succs = [list(x) for x in g.succs]
 	tail_calls = set(g.tail_calls)
 	added = 0
+	callees: Dict[str, Graph] = {}     # each made once, copied at each call
 	for n in range(len(g.insns)):
 		callee = entries.get(obj.resolve(insns[n])) \
 			if sems[n].flow == 'call' else None
 		if callee is None or callee.name == g.name:
 			continue
-		c = inline_calls(obj, graph(obj, callee, decoder), decoder,
-				 depth - 1)
+		if callee.name not in callees:
+			callees[callee.name] = inline_calls(
+				obj, graph(obj, callee, decoder), decoder, depth - 1)
+		c = callees[callee.name]
 		if added + len(c.insns) > INLINE_LIMIT:
 			continue
 		added += len(c.insns)
