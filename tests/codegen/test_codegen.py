@@ -598,24 +598,24 @@ def test_site_cmpxchg_loop_is_followed_to_its_loads():
 	file = 'net/netfilter/nf_conntrack_core.c'
 	reg = sites.Region({744}, {744, 745, 746})
 	g = graph_of('arm64', REFCOUNT_SITE, 'get', 0x28)
-	v, found = sites.site_verdict(arch, g, file, reg, True)
+	v, found, *_ = sites.site_verdict(arch, g, file, reg, True)
 	assert v.status == 'guaranteed', v.why
 	assert [g.insns[n].addr for n in found] == [0x4, 0x1c]
 	assert v.loads == [0x0, 0x10]           # atomic_read() and the cas
-	v, _ = sites.site_verdict(arch, g, file, reg, False)
+	v, *_ = sites.site_verdict(arch, g, file, reg, False)
 	assert v.status == 'compiler' and 'load at 0, 10' in v.why
 	# the loop's exit no longer tests what the cas loaded
 	g = graph_of('arm64', REFCOUNT_SITE.replace('cmp\tw3, w1', 'cmp\tw4, w1'),
 		     'get', 0x28)
-	v, _ = sites.site_verdict(arch, g, file, reg, True)
+	v, *_ = sites.site_verdict(arch, g, file, reg, True)
 	assert v.status == 'broken' and 'load at 10' in v.why
 	# a leg that ends in a tail call (gcc's foo.part.0): a call to order
 	tail = REFCOUNT_SITE.replace('str\twzr, [x5]',
 				     'b\t0 <ext>\n\t\t\t20: R_AARCH64_JUMP26\text')
-	v, _ = sites.site_verdict(arch, graph_of('arm64', tail, 'get', 0x28),
+	v, *_ = sites.site_verdict(arch, graph_of('arm64', tail, 'get', 0x28),
 					  file, reg, True)
 	assert v.status == 'guaranteed' and [s.addr for s in v.stores] == [0x20]
-	v, _ = sites.site_verdict(arch, graph_of('arm64', tail.replace(
+	v, *_ = sites.site_verdict(arch, graph_of('arm64', tail.replace(
 		'cmp\tw3, w1', 'cmp\tw4, w1'), 'get', 0x28), file, reg, True)
 	assert v.status == 'broken'
 	# no branch at the condition at all: the condition's loads are the
@@ -625,7 +625,7 @@ def test_site_cmpxchg_loop_is_followed_to_its_loads():
 			     '   4:', '/t/include/linux/refcount.h:150\n   4:')
 		     .replace('inlined by /t/net/netfilter/nf_conntrack_core.c:744 '
 			      '(get)\n   4:', '   4:'), 'get', 0x28)
-	v, found = sites.site_verdict(arch, g, file, reg, True)
+	v, found, *_ = sites.site_verdict(arch, g, file, reg, True)
 	assert v.status == 'broken', v.why
 
 
@@ -649,10 +649,10 @@ def test_site_lr_sc_loops_riscv_powerpc():
 	arch = arches.get('riscv')
 	reg = sites.Region({10}, {10, 11})
 	g = graph_of('riscv', riscv, 'get', 0x1c)
-	v, _ = sites.site_verdict(arch, g, 'kernel/x.c', reg, True)
+	v, *_ = sites.site_verdict(arch, g, 'kernel/x.c', reg, True)
 	assert v.status == 'guaranteed' and v.loads == [0x0], v.why
 	g = graph_of('riscv', riscv.replace('beqz\ta5', 'beqz\ta6'), 'get', 0x1c)
-	v, _ = sites.site_verdict(arch, g, 'kernel/x.c', reg, True)
+	v, *_ = sites.site_verdict(arch, g, 'kernel/x.c', reg, True)
 	assert v.status != 'guaranteed'
 	ppc = riscv.replace('lr.w\ta5,(a0)', 'lwarx   r9,0,r3').replace(
 		'beqz\ta5,14', 'beq     cr7,14').replace(
@@ -665,11 +665,11 @@ def test_site_lr_sc_loops_riscv_powerpc():
 			  '   4:\tcmpwi   cr7,r9,0\n\t   8:\tbeq     cr7,14 <get+0x14>')
 	arch = arches.get('powerpc')
 	g = graph_of('powerpc', ppc, 'get', 0x1c)
-	v, _ = sites.site_verdict(arch, g, 'kernel/x.c', reg, True)
+	v, *_ = sites.site_verdict(arch, g, 'kernel/x.c', reg, True)
 	assert v.status == 'guaranteed' and v.loads == [0x0], (v.status, v.why)
 	g = graph_of('powerpc', ppc.replace('cmpwi   cr7,r9', 'cmpwi   cr7,r8'),
 		     'get', 0x1c)
-	v, _ = sites.site_verdict(arch, g, 'kernel/x.c', reg, True)
+	v, *_ = sites.site_verdict(arch, g, 'kernel/x.c', reg, True)
 	assert v.status != 'guaranteed'
 
 
@@ -728,14 +728,14 @@ def test_site_plain_load_the_condition_tests_orders_nothing(tmp_path):
 	arch = arches.get('powerpc')
 	reg = sites.Region({10}, {10, 11, 12})
 	g = graph_of('powerpc', CSD_SITE, 'wait', 0x28)
-	v, _ = sites.site_verdict(arch, g, 'kernel/x.c', reg, False, source.marked)
+	v, *_ = sites.site_verdict(arch, g, 'kernel/x.c', reg, False, source.marked)
 	assert v.status == 'compiler' and v.loads == [0x0], (v.status, v.why)
 	# every load the branches test, the tuning variable's included
-	v, _ = sites.site_verdict(arch, g, 'kernel/x.c', reg, False)
+	v, *_ = sites.site_verdict(arch, g, 'kernel/x.c', reg, False)
 	assert v.status == 'broken' and 'load at 4 ' in v.why, v.why
 	# with no marked load among them, all count
 	(tmp_path / 'kernel' / 'x.c').write_text(CSD_SOURCE.replace('READ_ONCE', 'READ'))
-	v, _ = sites.site_verdict(arch, g, 'kernel/x.c', reg, False,
+	v, *_ = sites.site_verdict(arch, g, 'kernel/x.c', reg, False,
 				  sites.SourceLines(tmp_path).marked)
 	assert v.status == 'broken', v.why
 
@@ -796,7 +796,7 @@ def test_site_load_in_a_function_not_inlined(tmp_path):
 	decoder = isa.decoder(arch.isa)
 	g = ctrldep.graph(obj, obj.functions['f'], decoder)
 	reg = sites.Region({7}, {7, 8, 9})
-	v, _ = sites.site_verdict(arch, g, 'kernel/y.c', reg, False, marked)
+	v, *_ = sites.site_verdict(arch, g, 'kernel/y.c', reg, False, marked)
 	assert v.status == 'broken' and 'test no load' in v.why, v.why
 	inlined = ctrldep.inline_calls(obj, g, decoder)
 	# the call goes into a copy of get(), inlined at the call's line, whose
@@ -806,7 +806,7 @@ def test_site_load_in_a_function_not_inlined(tmp_path):
 	assert inlined.insns[ret].where == (('/t/kernel/y.c', 3),
 					    ('/t/kernel/y.c', 7))
 	assert inlined.succs[ret] == [call + 1]
-	v, found, h = sites.verdict(arch, obj, decoder, g, 'kernel/y.c', reg,
+	v, found, _, h = sites.verdict(arch, obj, decoder, g, 'kernel/y.c', reg,
 				    False, marked)
 	assert v.status == 'compiler' and v.loads == [0x0], (v.status, v.why)
 	assert [h.insns[b].addr for b in found] == [0x24]
@@ -816,7 +816,7 @@ def test_site_load_in_a_function_not_inlined(tmp_path):
 	# the call on a path the graph does not have (a static key's jump)
 	g = ctrldep.graph(obj, obj.functions['f'], decoder)
 	g.succs[0] = [10]
-	v, _, _ = sites.verdict(arch, obj, decoder, g, 'kernel/y.c', reg, False,
+	v, *_ = sites.verdict(arch, obj, decoder, g, 'kernel/y.c', reg, False,
 				marked)
 	assert v.status == 'unknown' and 'no path from the entry' in v.why, v.why
 
@@ -901,13 +901,13 @@ def test_site_load_through_a_marked_pointer_counts(tmp_path):
 	arch = arches.get('riscv')
 	reg = sites.Region({8}, {8, 9, 10, 11})
 	g = graph_of('riscv', RCU_SITE, 'first', 0x28)
-	v, _ = sites.site_verdict(arch, g, 'kernel/x.c', reg, False,
+	v, *_ = sites.site_verdict(arch, g, 'kernel/x.c', reg, False,
 				  sites.SourceLines(tmp_path).marked)
 	assert v.status == 'compiler' and v.loads == [0x8], (v.status, v.why)
 	# n not loaded by a marked access: every load the branches test counts
 	(tmp_path / 'kernel' / 'x.c').write_text(
 		RCU_SOURCE.replace('rcu_dereference', 'deref'))
-	v, _ = sites.site_verdict(arch, g, 'kernel/x.c', reg, False,
+	v, *_ = sites.site_verdict(arch, g, 'kernel/x.c', reg, False,
 				  sites.SourceLines(tmp_path).marked)
 	assert v.status == 'broken' and 'load at 0 ' in v.why, v.why
 
@@ -934,18 +934,18 @@ put():
 def test_site_return_is_ordered_as_the_callers_code():
 	arch = arches.get('arm64')
 	reg = sites.Region({10}, {10, 11, 12})
-	v, _ = sites.site_verdict(arch, graph_of('arm64', RETURNS, 'put', 0x18),
+	v, *_ = sites.site_verdict(arch, graph_of('arm64', RETURNS, 'put', 0x18),
 				  'kernel/x.c', reg, True)
 	assert v.status == 'guaranteed' and \
 		[(s.addr, s.text) for s in v.stores] == [(0xc, 'ret'), (0x14, 'ret')]
 	# the branch made a select: what is returned depends on the load
 	select = RETURNS.replace('cbz\tw1, 10 <put+0x10>', 'cmp\tw1, #0x0') \
 		.replace('mov\tw0, #0x1', 'cset\tw0, ne')
-	v, _ = sites.site_verdict(arch, graph_of('arm64', select, 'put', 0x10),
+	v, *_ = sites.site_verdict(arch, graph_of('arm64', select, 'put', 0x10),
 				  'kernel/x.c', reg, True)
 	assert v.status == 'dep' and v.stores[0].text == 'ret', v.why
 	# it returns a constant: nothing orders the caller's code
-	v, _ = sites.site_verdict(
+	v, *_ = sites.site_verdict(
 		arch, graph_of('arm64', select.replace('cset\tw0, ne', 'mov\tw0, #0x1'),
 			       'put', 0x10), 'kernel/x.c', reg, True)
 	assert v.status == 'broken', v.why
@@ -982,17 +982,17 @@ put():
 def test_site_peeled_loop():
 	arch = arches.get('arm64')
 	reg = sites.Region({10}, {10, 11})
-	v, _ = sites.site_verdict(arch, graph_of('arm64', PEELED, 'put', 0x20),
+	v, *_ = sites.site_verdict(arch, graph_of('arm64', PEELED, 'put', 0x20),
 					  'kernel/x.c', reg, True)
 	assert v.status == 'guaranteed', v.why
 	# the second round's branch tests no load: the first load is still
 	# the one to order, and nothing does
-	v, _ = sites.site_verdict(
+	v, *_ = sites.site_verdict(
 		arch, graph_of('arm64', PEELED.replace('  14:\tcbz\tw1', '  14:\tcbz\tw9'),
 			       'put', 0x20), 'kernel/x.c', reg, True)
 	assert v.status == 'broken', v.why
 	# the first load's value still held (in w2) at the second branch
-	v, _ = sites.site_verdict(
+	v, *_ = sites.site_verdict(
 		arch, graph_of('arm64', PEELED.replace('  10:\tldr\tw1, [x0]',
 						       '  10:\tldr\tw2, [x0]').replace(
 			'  14:\tcbz\tw1', '  14:\tcbz\tw2'), 'put', 0x20),

@@ -25,7 +25,7 @@ instructions belong to a site.
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence, Set
+from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Set
 
 from .. import arches, ctext, facts, kbuild, tree
 from ..common import GENERATED_PATCHES, Error, progress
@@ -301,32 +301,38 @@ class _Object:
 		return ctrldep.graph(self.obj, self.obj.functions[name], self.decoder)
 
 	def verdict(self, name: str, file: str, reg: Region,
-		    branch_required: bool):
+		    branch_required: bool) -> 'SiteVerdict':
 		"""verdict() of the site of @file at @reg in function @name."""
 		return verdict(self.arch, self.obj, self.decoder, self.graph(name),
 			       file, reg, branch_required, self.source.marked)
 
 
+class SiteVerdict(NamedTuple):
+	verdict: ctrldep.Verdict
+	branches: List[int]         # the site's conditional branches in @graph
+	tested: Set[int]            # the loads they test, marked or not
+	graph: ctrldep.Graph
+
+
 def verdict(arch: arches.Arch, obj: disasm.Object, decoder: isa.Decoder,
 	    g: ctrldep.Graph, file: str, reg: Region, branch_required: bool,
-	    marked: Callable[[disasm.Insn], bool]):
-	"""(verdict, the site's branches, the graph they index) of the site of
-	@file at @reg in @g, a function of @obj (site_verdict()).  Where the
-	site's branches test no load of the function, the calls are followed
-	into the object's functions as if inlined: the condition's load may
-	be in one the compiler did not inline (refcount_inc_not_zero() at
-	-Os)."""
-	v, found = site_verdict(arch, g, file, reg, branch_required, marked)
-	if found and not any(ctrldep.loads_tested(g, b) for b in found):
-		inlined = ctrldep.inline_calls(obj, g, decoder)
-		w, branches_ = site_verdict(arch, inlined, file, reg,
-					    branch_required, marked)
-		if any(ctrldep.loads_tested(inlined, b) for b in branches_):
-			w.insns, w.path = v.insns, v.path
+	    marked: Callable[[disasm.Insn], bool]) -> SiteVerdict:
+	"""site_verdict() of the site of @file at @reg in @g, a function of
+	@obj.  Where the site's branches test no load of the function, the
+	calls are followed into the object's functions as if inlined: the
+	condition's load may be in one the compiler did not inline
+	(refcount_inc_not_zero() at -Os)."""
+	first = site_verdict(arch, g, file, reg, branch_required, marked)
+	if first.branches and not first.tested:
+		inlined = site_verdict(arch, ctrldep.inline_calls(obj, g, decoder),
+				       file, reg, branch_required, marked)
+		if inlined.tested:
+			w = inlined.verdict
+			w.insns, w.path = first.verdict.insns, first.verdict.path
 			w.why = '; '.join(x for x in (w.why, 'the load is in a '
 				'function it calls, followed as if inlined') if x)
-			return w, branches_, inlined
-	return v, found, g
+			return inlined
+	return first
 
 
 def branches(g: ctrldep.Graph, file: str, lines: Set[int]) -> List[int]:
@@ -357,15 +363,16 @@ def _through_marked(g: ctrldep.Graph, load: int,
 
 def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 		 reg: Region, branch_required: bool,
-		 marked: Optional[Callable[[disasm.Insn], bool]] = None):
-	"""(verdict, the site's branches) of the site of @file at @reg in @g.
-	The loads to order after are those the site's branches test
-	(following registers and spill slots, atomic read-modify-writes
-	included) that are @marked accesses, when there are such (a plain
-	load the condition tests as well, a tuning variable say, orders
-	nothing); else those that read through a pointer a marked access
-	loaded (IS_TNODE(n) of an rcu_dereference()d n); all of them without
-	@marked or when none is either.  A site without a branch has
+		 marked: Optional[Callable[[disasm.Insn], bool]] = None
+		 ) -> SiteVerdict:
+	"""The verdict on the site of @file at @reg in @g, the site's branches
+	and the loads they test.  The loads to order after are those the
+	site's branches test (following registers and spill slots, atomic
+	read-modify-writes included) that are @marked accesses, when there
+	are such (a plain load the condition tests as well, a tuning variable
+	say, orders nothing); else those that read through a pointer a
+	marked access loaded (IS_TNODE(n) of an rcu_dereference()d n); all of
+	them without @marked or when none is either.  A site without a branch has
 	the loads of its condition instead, so that the stores are found
 	unordered.  The stores, calls (a callee may store) and returns (the
 	caller's code follows) of the legs, but not of the functions the
@@ -377,7 +384,8 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 	from the entry reaches (behind a switch's jump table or a static key,
 	which the graph does not follow) is unknown."""
 	found = branches(g, file, reg.condition)
-	seeds = {n for b in found for n in ctrldep.loads_tested(g, b)}
+	tested = {n for b in found for n in ctrldep.loads_tested(g, b)}
+	seeds = tested
 	if marked:
 		seeds = {n for n in seeds if marked(g.insns[n])} or \
 			{n for n in seeds if _through_marked(g, n, marked)} or seeds
@@ -407,7 +415,7 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 		verdict.status, verdict.why = 'broken', \
 			'its branches test no load: a constant, or the value ' \
 			'of a function of another object'
-	return verdict, found
+	return SiteVerdict(verdict, found, tested, g)
 
 
 def _site_in(arch, objects: Dict[str, _Object], site: Site, file: str,
@@ -421,8 +429,8 @@ def _site_in(arch, objects: Dict[str, _Object], site: Site, file: str,
 		for variant, o in objects.items():
 			if name not in o.obj.functions:
 				continue
-			v, found, g = o.verdict(name, file, reg,
-						corpus.VARIANTS[variant].guarantees)
+			v, found, _, g = o.verdict(
+				name, file, reg, corpus.VARIANTS[variant].guarantees)
 			if variant == 'volatile_if':
 				result = SiteResult(site, arch.name, compiler, name, v,
 						    branch=g.insns[found[0]].addr

@@ -163,8 +163,9 @@ def _cells(arch: arches.Arch, compiler: str, opt: str,
 	for name in objects['volatile_if'].functions_at(t.site.file, region.condition):
 		if name not in plain.obj.functions:
 			continue
-		v, found, g = plain.verdict(name, t.site.file, region, False)
-		if found and not any(ctrldep.loads_tested(g, b) for b in found):
+		v, found, tested, _ = plain.verdict(name, t.site.file, region,
+						    False)
+		if found and not tested:
 			# The branch tests a local set elsewhere or the value of a
 			# function of another object: the load is out of this if's
 			# reach, which is the source's shape (review decides it),
@@ -187,8 +188,8 @@ def _cells(arch: arches.Arch, compiler: str, opt: str,
 				f'orders nothing after it; {v.why}'
 		cell = Cell(t, arch.name, compiler, opt, name, v)
 		if t.converted:
-			cell.volatile, _, _ = objects['volatile_if'].verdict(
-				name, t.site.file, region, True)
+			cell.volatile = objects['volatile_if'].verdict(
+				name, t.site.file, region, True).verdict
 		out.append(cell)
 	return out
 
