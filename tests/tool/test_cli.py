@@ -191,9 +191,13 @@ def test_interrupt_leaves_tree_branch_and_output_alone(tool, tmp_path, pristine)
 	out.mkdir()
 	(out / '0001-mine.patch').write_text('keep me\n')
 	before = state()
+	# Ctrl-C reaches a process whose SIGINT is the default; one started by
+	# `make test &` from a script inherits SIG_IGN, which Python keeps.
 	proc = subprocess.Popen(tool.argv + ['convert', '--out', str(out),
 					     '--identity', AUTHOR],
-				stderr=subprocess.PIPE, text=True)
+				stderr=subprocess.PIPE, text=True,
+				preexec_fn=lambda: signal.signal(signal.SIGINT,
+								 signal.SIG_DFL))
 	# Interrupt once the scan has started: a progress line says so.
 	seen = []
 	for line in proc.stderr:
