@@ -290,6 +290,51 @@ def test_bug_table_tells_bug_from_warn():
 		('.text', 0x10): ('.text', 0x8), ('.text', 0x18): ('.text', 0x8)}
 
 
+# `objdump -sr -j __jump_table` of an arm64 object: relative entries of
+# code, target and key (a relocation to data, not code).
+ARM64_JUMP_TABLE = """
+x.o:     file format elf64-littleaarch64
+
+RELOCATION RECORDS FOR [__jump_table]:
+OFFSET           TYPE              VALUE
+0000000000000000 R_AARCH64_PREL32  .text
+0000000000000004 R_AARCH64_PREL32  .text+0x0000000000000008
+0000000000000008 R_AARCH64_PREL64  .bss+0x0000000000000018
+0000000000000010 R_AARCH64_PREL32  .text+0x0000000000000004
+0000000000000014 R_AARCH64_PREL32  .text+0x000000000000000c
+0000000000000018 R_AARCH64_PREL64  gic_nonsecure_priorities
+
+Contents of section __jump_table:
+ 0000 00000000 00000000 00000000 00000000  ................
+ 0010 00000000 00000000 00000000 00000000  ................
+"""
+
+
+@pytest.mark.unit
+def test_a_static_key_goes_both_ways():
+	listing = """
+	0000000000000000 <f>:
+	   0:	nop
+	   4:	b	c <f+0xc>
+	   8:	str	wzr, [x0]
+	   c:	ret
+	"""
+	insns = disasm.parse_code('Disassembly of section .text:\n' +
+				  textwrap.dedent(listing))
+	symbols = [disasm.Symbol('f', '.text', 0, 0x10, True),
+		   disasm.Symbol('.text', '.text', 0, 0, False)]
+	funcs = disasm.functions(symbols, insns)
+	decoder = isa.decoder(arches.get('arm64').isa)
+	jumps = disasm.fixups(disasm.Table(ARM64_JUMP_TABLE,
+					   {'.text': ('.text', 0)}))
+	assert jumps == {('.text', 0): ('.text', 8), ('.text', 4): ('.text', 0xc)}
+	obj = disasm.Object(Path('x.o'), symbols, funcs)
+	assert ctrldep.graph(obj, funcs['f'], decoder).succs[:2] == [[1], [3]]
+	# the nop may be a branch to the target, the branch a nop
+	obj = disasm.Object(Path('x.o'), symbols, funcs, jumps=jumps)
+	assert ctrldep.graph(obj, funcs['f'], decoder).succs[:2] == [[1, 2], [2, 3]]
+
+
 @pytest.mark.unit
 def test_a_bug_ends_the_path_a_warn_resumes():
 	listing = """
@@ -813,7 +858,19 @@ def test_site_load_in_a_function_not_inlined(tmp_path):
 	assert (v.insns, v.path) == (11, 11)    # f()'s own
 	# no deeper than asked
 	assert ctrldep.inline_calls(obj, g, decoder, depth=0) is g
-	# the call on a path the graph does not have (a static key's jump)
+	# the call is given the address a plain load read, as
+	# csd_lock_wait_toolong(csd, ...) is: the branch tests that load
+	# through the call, and the marked one is still the callee's
+	given = CALL_SITE.replace('  1c:\tmov\tx19, x1', '  1c:\tldr\tx0, [x0]')
+	insns = disasm.parse_code(textwrap.dedent(given))
+	obj = disasm.Object(Path('x.o'), symbols, disasm.functions(symbols, insns))
+	g = ctrldep.graph(obj, obj.functions['f'], decoder)
+	v, *_ = sites.site_verdict(arch, g, 'kernel/y.c', reg, False, marked)
+	assert v.status == 'broken' and 'load at 1c ' in v.why, v.why
+	v, *_ = sites.verdict(arch, obj, decoder, g, 'kernel/y.c', reg, False,
+			      marked)
+	assert v.status == 'compiler' and v.loads == [0x0], (v.status, v.why)
+	# the call on a path the graph does not have (a jump table's)
 	g = ctrldep.graph(obj, obj.functions['f'], decoder)
 	g.succs[0] = [10]
 	v, *_ = sites.verdict(arch, obj, decoder, g, 'kernel/y.c', reg, False,

@@ -81,7 +81,8 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 	conditional tail call); any other target is recorded in
 	Graph.outside.  A BUG()'s trap (disasm.Object.bugs) ends its path; a
 	trap with a fixup (disasm.Object.fixups) goes there; any other trap,
-	a WARN()'s or one the tables do not know, falls through."""
+	a WARN()'s or one the tables do not know, falls through.  A static
+	key's nop or branch (disasm.Object.jumps) goes both ways."""
 	parts = [func] + [f for n, f in sorted(obj.functions.items())
 			  if _split(n, func.name, ('.cold',))]
 	# instructions of foo.part.N (a tail call may enter them anywhere),
@@ -123,8 +124,14 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 			nxt = []
 		elif sem.flow == 'trap' and at in obj.fixups:
 			nxt = [index[obj.fixups[at]]] if obj.fixups[at] in index else []
-		succs.append({'next': nxt, 'call': nxt, 'cond': nxt + taken,
-			      'jump': taken, 'trap': nxt}.get(sem.flow, []))
+		out = {'next': nxt, 'call': nxt, 'cond': nxt + taken,
+		       'jump': taken, 'trap': nxt}.get(sem.flow, [])
+		if at in obj.jumps:
+			# a static key's nop or branch: patched, it goes the other way
+			other = obj.jumps[at]
+			out = sorted(set(out) | set(nxt) |
+				     ({index[other]} if other in index else set()))
+		succs.append(out)
 	return Graph(insns, sems, succs, func.name, outside, tail_calls)
 
 

@@ -149,6 +149,9 @@ class Object:
 	bugs: FrozenSet[Tuple[str, int]] = frozenset()
 	# (section, address) -> where the kernel resumes after a trap there
 	fixups: Dict[Tuple[str, int], Tuple[str, int]] = field(default_factory=dict)
+	# (section, address) of a static key's nop or branch -> where the
+	# other state of the key goes (__jump_table)
+	jumps: Dict[Tuple[str, int], Tuple[str, int]] = field(default_factory=dict)
 
 	def resolve(self, insn: Insn) -> Optional[Tuple[str, int]]:
 		"""(section, address) a branch at @insn goes to, if it is in this
@@ -193,7 +196,7 @@ def disassemble(objdump: str, path: Path, lines: bool = False) -> Object:
 	code = {i.section for i in insns}
 	for sec in code:
 		symbols.append(Symbol(sec, sec, 0, 0, False))
-	tables = [name for name in ('__bug_table', '__ex_table')
+	tables = [name for name in ('__bug_table', '__ex_table', '__jump_table')
 		  if re.search(rf'^\s*\d+ {name}\s', headers, re.M)]
 	# the code locations a table's relocations may name
 	labels = {_caret(s.name).strip(): (s.section, s.value)
@@ -203,7 +206,8 @@ def disassemble(objdump: str, path: Path, lines: bool = False) -> Object:
 		return Table(run([objdump, '-sr', '-j', name, path]).stdout
 			     if name in tables else '', labels)
 	return Object(path, symbols, functions(symbols, insns),
-		      bugs(table('__bug_table')), fixups(table('__ex_table')))
+		      bugs(table('__bug_table')), fixups(table('__ex_table')),
+		      fixups(table('__jump_table')))
 
 
 def _symbol_of(expr: str) -> str:
@@ -300,9 +304,12 @@ def bugs(table: Table) -> FrozenSet[Tuple[str, int]]:
 
 
 def fixups(table: Table) -> Dict[Tuple[str, int], Tuple[str, int]]:
-	"""Instruction -> where the kernel resumes after it faults or traps,
-	from @table (__ex_table): each entry locates the instruction, then
-	the fixup (powerpc's WARN() resumes there, not after its trap)."""
+	"""Instruction -> the code location its entry of @table pairs it
+	with: each entry locates the instruction, then the other location.
+	__ex_table: where the kernel resumes after the instruction faults or
+	traps (powerpc's WARN() resumes there, not after its trap).
+	__jump_table: where a static key's nop (or branch) goes in the key's
+	other state (the key's own relocation is to data, not code)."""
 	found: Dict[Tuple[str, int], Tuple[str, int]] = {}
 	fixup_at = set()
 	for off in sorted(table.code):

@@ -318,15 +318,19 @@ def verdict(arch: arches.Arch, obj: disasm.Object, decoder: isa.Decoder,
 	    g: ctrldep.Graph, file: str, reg: Region, branch_required: bool,
 	    marked: Callable[[disasm.Insn], bool]) -> SiteVerdict:
 	"""site_verdict() of the site of @file at @reg in @g, a function of
-	@obj.  Where the site's branches test no load of the function, the
-	calls are followed into the object's functions as if inlined: the
-	condition's load may be in one the compiler did not inline
-	(refcount_inc_not_zero() at -Os)."""
+	@obj.  Where the site's branches test no marked load of the function
+	(no load at all, or only the address a call is given), the calls are
+	followed into the object's functions as if inlined: the condition's
+	load may be in one the compiler did not inline (refcount_inc_not_zero()
+	at -Os, csd_lock_wait_toolong())."""
+	def marks(v: SiteVerdict) -> bool:
+		return any(marked(v.graph.insns[n]) for n in v.tested)
+
 	first = site_verdict(arch, g, file, reg, branch_required, marked)
-	if first.branches and not first.tested:
+	if first.branches and not marks(first):
 		inlined = site_verdict(arch, ctrldep.inline_calls(obj, g, decoder),
 				       file, reg, branch_required, marked)
-		if inlined.tested:
+		if marks(inlined) or (inlined.tested and not first.tested):
 			w = inlined.verdict
 			w.insns, w.path = first.verdict.insns, first.verdict.path
 			w.why = '; '.join(x for x in (w.why, 'the load is in a '
@@ -381,8 +385,8 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 	site, such as the overwrite path around the one in perf's ring buffer,
 	is not its to order.  A jump out of the function (a tail call, such as
 	into gcc's foo.part.0) counts as a call.  A site whose loads no path
-	from the entry reaches (behind a switch's jump table or a static key,
-	which the graph does not follow) is unknown."""
+	from the entry reaches (behind a switch's jump table, which the graph
+	does not follow) is unknown."""
 	found = branches(g, file, reg.condition)
 	tested = {n for b in found for n in ctrldep.loads_tested(g, b)}
 	seeds = tested
@@ -406,8 +410,7 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 	elif seeds and not verdict.loads:
 		verdict.status, verdict.why = 'unknown', 'no path from the ' \
 			'entry reaches the condition\'s load: it is behind a jump ' \
-			'the analysis does not follow (a switch\'s jump table, a ' \
-			'static key)'
+			'the analysis does not follow (a switch\'s jump table)'
 	elif not found and verdict.status in ctrldep.ORDERED + ('none',):
 		verdict.status, verdict.why = 'broken', \
 			'no conditional branch at the condition\'s lines'
