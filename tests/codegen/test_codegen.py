@@ -858,6 +858,14 @@ def test_site_load_in_a_function_not_inlined(tmp_path):
 	assert (v.insns, v.path) == (11, 11)    # f()'s own
 	# no deeper than asked
 	assert ctrldep.inline_calls(obj, g, decoder, depth=0) is g
+	# a callee that ends in a tail call: the function it jumps to returns
+	# for the copy, which goes on after the call
+	tail = CALL_SITE.replace('   c:\tret', '   c:\tb\t40 <put>')
+	insns = disasm.parse_code(textwrap.dedent(tail))
+	obj = disasm.Object(Path('x.o'), symbols, disasm.functions(symbols, insns))
+	g = ctrldep.graph(obj, obj.functions['f'], decoder)
+	inlined = ctrldep.inline_calls(obj, g, decoder)
+	assert ret in inlined.tail_calls and inlined.succs[ret] == [call + 1]
 	# the call is given the address a plain load read, as
 	# csd_lock_wait_toolong(csd, ...) is: the branch tests that load
 	# through the call, and the marked one is still the callee's

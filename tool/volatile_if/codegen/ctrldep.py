@@ -145,9 +145,9 @@ def inline_calls(obj: Object, g: Graph, decoder: Decoder,
 	of that function, as if the compiler had inlined it (to @depth calls
 	deep, INLINE_LIMIT instructions in all): the copy's instructions carry
 	the call's source location as the place they were inlined at, its
-	stack slots are its own, and its returns go on after the call.  For a
-	condition whose load is in a function the compiler did not inline
-	(refcount_inc_not_zero() at -Os)."""
+	stack slots are its own, and its returns and tail calls go on after
+	the call.  For a condition whose load is in a function the compiler
+	did not inline (refcount_inc_not_zero() at -Os)."""
 	if depth < 1:
 		return g
 	entries = {(f.section, f.start): f for f in obj.functions.values()}
@@ -175,8 +175,9 @@ def inline_calls(obj: Object, g: Graph, decoder: Decoder,
 				sem, slot=sem.slot and f'{callee.name}:{sem.slot}',
 				flow='jump' if sem.flow == 'ret' else sem.flow))
 		for m, x in enumerate(c.succs):
-			succs.append(list(after) if c.sems[m].flow == 'ret'
-				     else [base + y for y in x])
+			# a tail call's callee returns for the copy
+			succs.append(list(after) if c.sems[m].flow == 'ret' or
+				     m in c.tail_calls else [base + y for y in x])
 		tail_calls |= {base + m for m in c.tail_calls}
 		sems[n] = replace(sems[n], flow='jump')
 		succs[n] = [base]
