@@ -313,31 +313,28 @@ Contents of section __jump_table:
 @pytest.mark.unit
 def test_a_static_key_goes_both_ways():
 	listing = """
+	Disassembly of section .text:
+
 	0000000000000000 <f>:
 	   0:	nop
 	   4:	b	c <f+0xc>
 	   8:	str	wzr, [x0]
 	   c:	ret
 	"""
-	insns = disasm.parse_code('Disassembly of section .text:\n' +
-				  textwrap.dedent(listing))
-	symbols = [disasm.Symbol('f', '.text', 0, 0x10, True),
-		   disasm.Symbol('.text', '.text', 0, 0, False)]
-	funcs = disasm.functions(symbols, insns)
-	decoder = isa.decoder(arches.get('arm64').isa)
 	jumps = disasm.fixups(disasm.Table(ARM64_JUMP_TABLE,
 					   {'.text': ('.text', 0)}))
 	assert jumps == {('.text', 0): ('.text', 8), ('.text', 4): ('.text', 0xc)}
-	obj = disasm.Object(Path('x.o'), symbols, funcs)
-	assert ctrldep.graph(obj, funcs['f'], decoder).succs[:2] == [[1], [3]]
+	assert graph_of('arm64', listing, 'f', 0x10).succs[:2] == [[1], [3]]
 	# the nop may be a branch to the target, the branch a nop
-	obj = disasm.Object(Path('x.o'), symbols, funcs, jumps=jumps)
-	assert ctrldep.graph(obj, funcs['f'], decoder).succs[:2] == [[1, 2], [2, 3]]
+	assert graph_of('arm64', listing, 'f', 0x10, jumps=jumps).succs[:2] == \
+		[[1, 2], [2, 3]]
 
 
 @pytest.mark.unit
 def test_a_bug_ends_the_path_a_warn_resumes():
 	listing = """
+	Disassembly of section .text:
+
 	0000000000000000 <f>:
 	   0:	lwz     r9,0(r3)
 	   4:	cmpwi   r9,0
@@ -347,23 +344,16 @@ def test_a_bug_ends_the_path_a_warn_resumes():
 	  14:	stw     r9,0(r4)
 	  18:	blr
 	"""
-	insns = disasm.parse_code('Disassembly of section .text:\n' +
-				  textwrap.dedent(listing))
-	symbols = [disasm.Symbol('f', '.text', 0, 0x1c, True),
-		   disasm.Symbol('.text', '.text', 0, 0, False)]
-	funcs = disasm.functions(symbols, insns)
-	decoder = isa.decoder(arches.get('powerpc').isa)
-	for bugs, succs in ((frozenset({('.text', 0x10)}), []), (frozenset(), [5])):
-		obj = disasm.Object(Path('x.o'), symbols, funcs, bugs)
-		assert ctrldep.graph(obj, obj.functions['f'], decoder).succs[4] == succs
+	def after_trap(**tables) -> list:
+		return graph_of('powerpc', listing, 'f', 0x1c, **tables).succs[4]
+
+	assert after_trap(bugs=frozenset({('.text', 0x10)})) == []
+	assert after_trap() == [5]
 	# powerpc's WARN(): the kernel resumes at the trap's fixup
-	obj = disasm.Object(Path('x.o'), symbols, funcs, frozenset(),
-			    {('.text', 0x10): ('.text', 0x18)})
-	assert ctrldep.graph(obj, obj.functions['f'], decoder).succs[4] == [6]
+	assert after_trap(fixups={('.text', 0x10): ('.text', 0x18)}) == [6]
 	# arm: the BUG() is a word objdump shows as data, between two
 	# instructions
-	obj = disasm.Object(Path('x.o'), symbols, funcs, frozenset({('.text', 0x12)}))
-	assert ctrldep.graph(obj, obj.functions['f'], decoder).succs[4] == []
+	assert after_trap(bugs=frozenset({('.text', 0x12)})) == []
 
 
 # clang 19 for riscv: every local label a branch is relocated against is
@@ -596,15 +586,17 @@ def test_where_chain_of_inlined_code():
 
 
 def graph_of(arch_name: str, listing: str, name: str, size: int,
-	     others=()) -> ctrldep.Graph:
+	     others=(), **tables) -> ctrldep.Graph:
 	"""The graph of function @name (at 0, @size bytes) of @listing, with
-	@others: (name, start, size) of further functions in .text."""
+	@others: (name, start, size) of further functions in .text, and the
+	object's @tables (disasm.Object's bugs, fixups, jumps)."""
 	insns = disasm.parse_code(textwrap.dedent(listing))
 	symbols = [disasm.Symbol(name, '.text', 0, size, True)] + \
 		[disasm.Symbol(n, '.text', a, z, True) for n, a, z in others] + \
 		[disasm.Symbol('.text', '.text', 0, 0, False),
 		 disasm.Symbol('ext', '*UND*', 0, 0, False)]
-	obj = disasm.Object(Path('x.o'), symbols, disasm.functions(symbols, insns))
+	obj = disasm.Object(Path('x.o'), symbols, disasm.functions(symbols, insns),
+			    **tables)
 	arch = arches.get(arch_name)
 	return ctrldep.graph(obj, obj.functions[name], isa.decoder(arch.isa))
 
@@ -833,13 +825,19 @@ def test_site_load_in_a_function_not_inlined(tmp_path):
 	(tmp_path / 'kernel' / 'y.c').write_text(CALL_SOURCE)
 	marked = sites.SourceLines(tmp_path).marked
 	arch = arches.get('arm64')
-	insns = disasm.parse_code(textwrap.dedent(CALL_SITE))
 	symbols = [disasm.Symbol('get', '.text', 0, 0x10, True),
 		   disasm.Symbol('f', '.text', 0x10, 0x2c, True),
 		   disasm.Symbol('.text', '.text', 0, 0, False)]
-	obj = disasm.Object(Path('x.o'), symbols, disasm.functions(symbols, insns))
 	decoder = isa.decoder(arch.isa)
-	g = ctrldep.graph(obj, obj.functions['f'], decoder)
+
+	def made(listing: str):
+		"""The object of @listing and the graph of its f()."""
+		insns = disasm.parse_code(textwrap.dedent(listing))
+		obj = disasm.Object(Path('x.o'), symbols,
+				    disasm.functions(symbols, insns))
+		return obj, ctrldep.graph(obj, obj.functions['f'], decoder)
+
+	obj, g = made(CALL_SITE)
 	reg = sites.Region({7}, {7, 8, 9})
 	v, *_ = sites.site_verdict(arch, g, 'kernel/y.c', reg, False, marked)
 	assert v.status == 'broken' and 'test no load' in v.why, v.why
@@ -858,32 +856,26 @@ def test_site_load_in_a_function_not_inlined(tmp_path):
 	assert (v.insns, v.path) == (11, 11)    # f()'s own
 	# no deeper than asked
 	assert ctrldep.inline_calls(obj, g, decoder, depth=0) is g
+	# the call on a path the graph does not have (a jump table's)
+	g.succs[0] = [10]
+	v, *_ = sites.verdict(arch, obj, decoder, g, 'kernel/y.c', reg, False,
+			      marked)
+	assert v.status == 'unknown' and 'no path from the entry' in v.why, v.why
 	# a callee that ends in a tail call: the function it jumps to returns
 	# for the copy, which goes on after the call
-	tail = CALL_SITE.replace('   c:\tret', '   c:\tb\t40 <put>')
-	insns = disasm.parse_code(textwrap.dedent(tail))
-	obj = disasm.Object(Path('x.o'), symbols, disasm.functions(symbols, insns))
-	g = ctrldep.graph(obj, obj.functions['f'], decoder)
+	obj, g = made(CALL_SITE.replace('   c:\tret', '   c:\tb\t40 <put>'))
 	inlined = ctrldep.inline_calls(obj, g, decoder)
 	assert ret in inlined.tail_calls and inlined.succs[ret] == [call + 1]
 	# the call is given the address a plain load read, as
 	# csd_lock_wait_toolong(csd, ...) is: the branch tests that load
 	# through the call, and the marked one is still the callee's
-	given = CALL_SITE.replace('  1c:\tmov\tx19, x1', '  1c:\tldr\tx0, [x0]')
-	insns = disasm.parse_code(textwrap.dedent(given))
-	obj = disasm.Object(Path('x.o'), symbols, disasm.functions(symbols, insns))
-	g = ctrldep.graph(obj, obj.functions['f'], decoder)
+	obj, g = made(CALL_SITE.replace('  1c:\tmov\tx19, x1',
+					'  1c:\tldr\tx0, [x0]'))
 	v, *_ = sites.site_verdict(arch, g, 'kernel/y.c', reg, False, marked)
 	assert v.status == 'broken' and 'load at 1c ' in v.why, v.why
 	v, *_ = sites.verdict(arch, obj, decoder, g, 'kernel/y.c', reg, False,
 			      marked)
 	assert v.status == 'compiler' and v.loads == [0x0], (v.status, v.why)
-	# the call on a path the graph does not have (a jump table's)
-	g = ctrldep.graph(obj, obj.functions['f'], decoder)
-	g.succs[0] = [10]
-	v, *_ = sites.verdict(arch, obj, decoder, g, 'kernel/y.c', reg, False,
-				marked)
-	assert v.status == 'unknown' and 'no path from the entry' in v.why, v.why
 
 
 @pytest.mark.unit
