@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Scratch worktrees: two runs that make the same one take turns."""
+"""Scratch worktrees: two runs that make the same one take turns; one
+that would fill the disk is not started."""
 
+import os
 import threading
 
 import pytest
 
-from volatile_if import tree
+from volatile_if import common, tree
 
 pytestmark = pytest.mark.unit
 
@@ -40,3 +42,26 @@ def test_a_run_waits_while_another_makes_the_worktree(tmp_path, monkeypatch):
 	t.join(30)
 	assert made == [tmp_path / 'work' / 'w']
 	assert (made[0] / 'a').read_text() == '2\n'
+
+
+def test_no_worktree_without_room_for_its_files(tmp_path, monkeypatch):
+	repo = tmp_path / 'repo'
+	repo.mkdir()
+	git(repo, 'init', '-q')
+	(repo / 'a').write_text('x' * 10000)	# three 4 KiB blocks
+	(repo / 'b').write_text('y')		# one
+	git(repo, 'add', 'a', 'b')
+	git(repo, 'commit', '-qm', 'base')
+
+	def free_blocks(n):
+		real = os.statvfs(tmp_path)
+		monkeypatch.setattr(tree.os, 'statvfs', lambda _: os.statvfs_result(
+			(4096, 4096, real.f_blocks, n, n, *real[5:])))
+	free_blocks(3)
+	with pytest.raises(common.Error, match=r'0\.0 GiB free, a worktree of repo '
+			   r'needs 0\.0 GiB: free some space there'):
+		tree.worktree_at(repo, tmp_path / 'work' / 'w', 'HEAD')
+	assert not (tmp_path / 'work' / 'w').exists()
+	free_blocks(4)
+	tree.worktree_at(repo, tmp_path / 'work' / 'w', 'HEAD')
+	assert (tmp_path / 'work' / 'w' / 'a').stat().st_size == 10000

@@ -146,8 +146,25 @@ def worktree_at(tree: Path, path: Path, rev: str) -> None:
 		git(path, 'checkout', '-q', '-f', '--detach', rev)
 	else:
 		path.parent.mkdir(parents=True, exist_ok=True)
+		_room_for(tree, path.parent, rev)
 		git(tree, 'worktree', 'prune')
 		git(tree, 'worktree', 'add', '-q', '--detach', str(path), rev)
+
+
+def _room_for(tree: Path, where: Path, rev: str) -> None:
+	"""Fail now, not with half a checkout, if @where's file system lacks
+	the room for @rev of @tree: its files, each rounded up to a block."""
+	block = 4096
+	need = sum(-(-int(line.split()[3]) // block) * block
+		   for line in git(tree, 'ls-tree', '-r', '-l', rev).splitlines()
+		   if line.split()[1] == 'blob')
+	fs = os.statvfs(where)
+	free = fs.f_bavail * fs.f_frsize
+	if free < need:
+		gib = 1 << 30
+		raise Error(f'{where}: {free / gib:.1f} GiB free, a worktree of '
+			    f'{Path(tree).name} needs {need / gib:.1f} GiB: free some '
+			    'space there, then run again')
 
 
 @contextmanager
