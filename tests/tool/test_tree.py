@@ -1,8 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Scratch worktrees: two runs that make the same one take turns; one
-that would fill the disk is not started."""
+"""Scratch worktrees: two runs that make the same one take turns, one
+that needs other patches in one another run uses stops, and one that would
+fill the disk is not started."""
 
+import fcntl
 import os
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -16,7 +20,9 @@ def git(repo, *args):
 	return tree.git(repo, '-c', 'user.name=t', '-c', 'user.email=t@t', *args)
 
 
-def test_a_run_waits_while_another_makes_the_worktree(tmp_path, monkeypatch):
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+	"""A repository at its base commit, and one patch: @repo/p/*.patch."""
 	monkeypatch.setattr(tree, 'WORK', tmp_path / 'work')
 	repo = tmp_path / 'repo'
 	repo.mkdir()
@@ -26,14 +32,20 @@ def test_a_run_waits_while_another_makes_the_worktree(tmp_path, monkeypatch):
 	git(repo, 'commit', '-qm', 'base')
 	(repo / 'a').write_text('2\n')
 	git(repo, 'commit', '-qam', 'change')
-	git(repo, 'format-patch', '-q', '-1', '-o', str(tmp_path / 'p'))
+	git(repo, 'format-patch', '-q', '-1', '-o', str(repo / 'p'))
 	git(repo, 'reset', '-q', '--hard', 'HEAD~1')
-	patches = sorted((tmp_path / 'p').iterdir())
+	return repo
+
+
+def test_a_run_waits_while_another_makes_the_worktree(repo, tmp_path):
+	patches = sorted((repo / 'p').iterdir())
 	made = []
 
 	def run():
 		made.append(tree.scratch_worktree(repo, 'w', patches, base='HEAD'))
-	with tree._locked(tmp_path / 'work' / 'w.lock'):
+	(tmp_path / 'work').mkdir()
+	with open(tmp_path / 'work' / 'w.lock', 'w') as making:
+		fcntl.flock(making, fcntl.LOCK_EX)
 		t = threading.Thread(target=run)
 		t.start()
 		t.join(1)
@@ -42,6 +54,37 @@ def test_a_run_waits_while_another_makes_the_worktree(tmp_path, monkeypatch):
 	t.join(30)
 	assert made == [tmp_path / 'work' / 'w']
 	assert (made[0] / 'a').read_text() == '2\n'
+
+
+def test_a_run_stops_for_other_patches_in_a_worktree_in_use(repo, tmp_path):
+	patches = sorted((repo / 'p').iterdir())
+
+	def user():
+		"""Another run that uses the worktree with @patches till it is told
+		to finish."""
+		proc = subprocess.Popen(
+			[sys.executable, '-c', 'import sys; from pathlib import Path; '
+			 f'sys.path.insert(0, {str(common.REPO / "tool")!r}); '
+			 'from volatile_if import tree; '
+			 'tree.WORK = Path(sys.argv[1]); '
+			 'tree.scratch_worktree(Path(sys.argv[2]), "w", '
+			 '[Path(sys.argv[3])], base="HEAD"); '
+			 'print("in use", flush=True); sys.stdin.read()',
+			 tmp_path / 'work', repo, *patches],
+			stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+		assert proc.stdout.readline() == 'in use\n'
+		return proc
+	first = user()
+	# a second with the same patches uses it beside the first
+	second = user()
+	for run in (second, first):
+		with pytest.raises(common.Error, match='w is in use by another run, '
+				   'with other patches: run again once'):
+			tree.scratch_worktree(repo, 'w', [], base='HEAD')
+		assert (tmp_path / 'work' / 'w' / 'a').read_text() == '2\n'
+		run.communicate('', timeout=30)
+	tree.scratch_worktree(repo, 'w', [], base='HEAD')
+	assert (tmp_path / 'work' / 'w' / 'a').read_text() == '1\n'
 
 
 def test_no_worktree_without_room_for_its_files(tmp_path, monkeypatch):

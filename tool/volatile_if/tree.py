@@ -8,7 +8,6 @@ import fcntl
 import hashlib
 import os
 import re
-from contextlib import contextmanager
 from pathlib import Path
 from dataclasses import dataclass
 from typing import Iterable, List, Optional, Sequence, Tuple
@@ -167,38 +166,59 @@ def _room_for(tree: Path, where: Path, rev: str) -> None:
 			    'space there, then run again')
 
 
-@contextmanager
-def _locked(path: Path):
-	"""Hold an exclusive lock on the file @path: one run at a time makes
-	a worktree (a second would take the first's index.lock for a killed
-	git's); the others wait, then find it made."""
-	path.parent.mkdir(parents=True, exist_ok=True)
-	with open(path, 'w') as f:
-		try:
-			fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-		except BlockingIOError:
-			progress(f'[work] waiting for another run to make {path.stem}')
-			fcntl.flock(f, fcntl.LOCK_EX)
-		yield
+# The lock files of the worktrees this process uses, held shared until it
+# exits.
+_in_use: list = []
+
+
+def _flock(lock, how: int, name: str) -> None:
+	try:
+		fcntl.flock(lock, how | fcntl.LOCK_NB)
+	except BlockingIOError:
+		progress(f'[work] waiting for another run to make {name}')
+		fcntl.flock(lock, how)
 
 
 def scratch_worktree(tree: Path, name: str, patches: List[Path],
 		     base: str = PRISTINE) -> Path:
 	"""A worktree of @tree under build/work/@name holding @base plus
 	@patches, applied with git am.  It is reused as it is when base and
-	patches have not changed, so that builds in it stay incremental."""
+	patches have not changed, so that builds in it stay incremental.
+	A run makes it under an exclusive lock, and uses it under a shared one
+	until it exits: a run that finds it being made waits, and one that
+	needs other patches in it while another run uses it stops, instead of
+	changing the files under that run."""
 	path = WORK / name
 	stampfile = WORK / f'{name}.stamp'
-	with _locked(WORK / f'{name}.lock'):
-		base = git(tree, 'rev-parse', base).strip()
-		stamp = _stamp(base, patches)
-		if path.is_dir() and stampfile.is_file() and \
-		   stampfile.read_text() == stamp and not is_dirty(path):
-			return path
-		stampfile.unlink(missing_ok=True)
-		worktree_at(tree, path, base)
-		am(path, patches)
-		stampfile.write_text(stamp)
+	base = git(tree, 'rev-parse', base).strip()
+	stamp = _stamp(base, patches)
+	path.parent.mkdir(parents=True, exist_ok=True)
+	lock = open(WORK / f'{name}.lock', 'w')
+
+	def ready() -> bool:
+		return path.is_dir() and stampfile.is_file() and \
+			stampfile.read_text() == stamp and not is_dirty(path)
+	try:
+		_flock(lock, fcntl.LOCK_SH, name)
+		if not ready():
+			try:
+				fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+			except BlockingIOError:
+				pass	# in use, or being made, maybe with these
+			else:
+				stampfile.unlink(missing_ok=True)
+				worktree_at(tree, path, base)
+				am(path, patches)
+				stampfile.write_text(stamp)
+			_flock(lock, fcntl.LOCK_SH, name)
+			if not ready():
+				raise Error(f'{path} is in use by another run, with '
+					    'other patches: run again once that run has '
+					    'finished')
+	except BaseException:
+		lock.close()
+		raise
+	_in_use.append(lock)
 	return path
 
 
