@@ -60,13 +60,25 @@ def worktree_for(kernel: Path) -> Path:
 	return tree.WORK / f'convert-{kernel.name}-{digest}'
 
 
+def _rewriting(wt: Path) -> Path:
+	"""While this file is there, changes in @wt are convert's own, left by
+	a run that stopped before its commits; else they are the user's, who
+	may go on in @wt (convert --b4 says to)."""
+	return wt.parent / f'{wt.name}.rewriting'
+
+
 def prepare(kernel: Path) -> Tuple[Path, str, str]:
 	"""A scratch worktree of @kernel at its HEAD plus base-patch (unless
-	HEAD has it already), on a fresh conversion branch.  Returns the
-	worktree, the branch and the base commit."""
+	HEAD has it already), on a fresh conversion branch, held by this run.
+	Returns the worktree, the branch and the base commit."""
 	base_branch, branch = branches(kernel)
 	head = tree.git(kernel, 'rev-parse', 'HEAD').strip()
 	wt = worktree_for(kernel)
+	tree.hold(wt.name)
+	if (wt / '.git').exists() and not _rewriting(wt).exists() and \
+	   tree.is_dirty(wt):
+		raise Error(f'{wt} has uncommitted changes: commit or stash them '
+			    'there first (nothing was changed)')
 	for block in tree.git(kernel, 'worktree', 'list', '--porcelain').split('\n\n'):
 		lines = block.splitlines()
 		if f'branch refs/heads/{branch}' in lines and f'worktree {wt}' not in lines:
@@ -74,6 +86,7 @@ def prepare(kernel: Path) -> Tuple[Path, str, str]:
 				    f'{lines[0].split(" ", 1)[1]}: check out another '
 				    'branch there first')
 	progress(f'[convert] scratch worktree {wt} at {head[:12]}')
+	_rewriting(wt).touch()
 	tree.worktree_at(kernel, wt, head)
 	if not tree.has_volatile_if(wt):
 		progress('[convert] applying base-patch')
@@ -178,6 +191,7 @@ def convert(kernel: Path, out: Optional[Path], identity: str = '',
 	apply(wt, convert_)
 	for prefix, group in series.group(convert_).items():
 		series.commit(wt, prefix, group, env, identity)
+	_rewriting(wt).unlink()
 	# Write the series aside first, so an interrupted run leaves @out as
 	# it was.
 	staging = Path(tempfile.mkdtemp(prefix='.volatile-if-', dir=out))

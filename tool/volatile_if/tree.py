@@ -179,6 +179,20 @@ def _flock(lock, how: int, name: str) -> None:
 		fcntl.flock(lock, how)
 
 
+def hold(name: str) -> None:
+	"""Hold build/work/@name.lock exclusively until this run exits, or
+	stop: another run holds it."""
+	WORK.mkdir(parents=True, exist_ok=True)
+	lock = open(WORK / f'{name}.lock', 'w')
+	try:
+		fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+	except BlockingIOError:
+		lock.close()
+		raise Error(f'{WORK / name} is in use by another run: run again '
+			    'once that run has finished') from None
+	_in_use.append(lock)
+
+
 def scratch_worktree(tree: Path, name: str, patches: List[Path],
 		     base: str = PRISTINE) -> Path:
 	"""A worktree of @tree under build/work/@name holding @base plus
