@@ -57,6 +57,24 @@ def tool():
 
 
 @pytest.fixture(scope='session')
+def another_run():
+	"""Start @code in a Python process of its own, as another run of the
+	driver (a worktree's lock is a process's): common, convert and tree
+	imported, tree.WORK set to @work, sys.argv[1:] @args; stdin, stdout
+	and stderr are pipes."""
+	def start(work, code, *args):
+		prelude = ('import sys\nfrom pathlib import Path\n'
+			   f'sys.path.insert(0, {str(common.REPO / "tool")!r})\n'
+			   'from volatile_if import common, convert, tree\n'
+			   f'tree.WORK = Path({str(work)!r})\n')
+		return subprocess.Popen([sys.executable, '-c', prelude + code,
+					 *map(str, args)], stdin=subprocess.PIPE,
+					stdout=subprocess.PIPE,
+					stderr=subprocess.PIPE, text=True)
+	return start
+
+
+@pytest.fixture(scope='session')
 def pristine():
 	"""The tree scripts/setup unpacked, tag 'pristine' on the source."""
 	try:

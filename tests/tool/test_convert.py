@@ -2,13 +2,11 @@
 """convert's scratch worktree: what a stopped run left there is reset,
 what the user changed there is not, and two runs do not share it."""
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from volatile_if import common, convert, tree
+from volatile_if import convert, tree
 
 pytestmark = pytest.mark.unit
 
@@ -26,54 +24,48 @@ def kernel(tmp_path):
 	return repo
 
 
-def prepare(kernel, work, wait=False):
-	"""convert.prepare() in a run of its own, which holds the worktree
-	until it is told to finish when @wait."""
-	proc = subprocess.Popen(
-		[sys.executable, '-c', 'import sys; from pathlib import Path; '
-		 f'sys.path.insert(0, {str(common.REPO / "tool")!r}); '
-		 'from volatile_if import common, convert, tree; '
-		 'tree.WORK = Path(sys.argv[1])\n'
-		 'try:\n'
-		 '	print(convert.prepare(Path(sys.argv[2]))[0], flush=True)\n'
-		 'except common.Error as e:\n'
-		 '	sys.exit(str(e))\n'
-		 'sys.stdin.read()',
-		 work, kernel],
-		stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-		text=True)
-	if wait:
-		assert proc.stdout.readline().strip()
-		return proc
-	out, err = proc.communicate('', timeout=60)
-	return proc.returncode, out.strip(), err.strip()
+@pytest.fixture
+def prepare(another_run, kernel, tmp_path):
+	"""convert.prepare() of @kernel in another run, which holds the
+	worktree until it is told to finish when @wait; else its exit code,
+	output and errors."""
+	def run(wait=False):
+		proc = another_run(tmp_path / 'work', 'try:\n'
+				   '	print(convert.prepare(Path(sys.argv[1]))[0], flush=True)\n'
+				   'except common.Error as e:\n'
+				   '	sys.exit(str(e))\n'
+				   'sys.stdin.read()', kernel)
+		if wait:
+			assert proc.stdout.readline().strip()
+			return proc
+		out, err = proc.communicate('', timeout=60)
+		return proc.returncode, out.strip(), err.strip()
+	return run
 
 
-def test_a_stopped_run_is_reset_the_users_work_is_not(kernel, tmp_path):
-	work = tmp_path / 'work'
-	rc, out, _ = prepare(kernel, work)
+def test_a_stopped_run_is_reset_the_users_work_is_not(prepare):
+	rc, out, _ = prepare()
 	assert rc == 0
 	wt = Path(out)
 	# a run that stopped after its rewrite, before its commits
 	(wt / 'a').write_text('rewritten\n')
-	assert prepare(kernel, work)[:2] == (0, out)
+	assert prepare()[:2] == (0, out)
 	assert (wt / 'a').read_text() == '1\n'
 	# a run that made its commits, then the user's change
 	convert._rewriting(wt).unlink()
 	(wt / 'a').write_text('mine\n')
-	rc, _, err = prepare(kernel, work)
+	rc, _, err = prepare()
 	assert rc == 1 and err == f'{wt} has uncommitted changes: commit or ' \
 		'stash them there first (nothing was changed)'
 	assert (wt / 'a').read_text() == 'mine\n'
 
 
-def test_two_runs_do_not_share_it(kernel, tmp_path):
-	work = tmp_path / 'work'
-	first = prepare(kernel, work, wait=True)
+def test_two_runs_do_not_share_it(prepare):
+	first = prepare(wait=True)
 	try:
-		rc, _, err = prepare(kernel, work)
+		rc, _, err = prepare()
 		assert rc == 1 and err.endswith('is in use by another run: run '
 						'again once that run has finished')
 	finally:
 		first.communicate('', timeout=60)
-	assert prepare(kernel, work)[0] == 0
+	assert prepare()[0] == 0

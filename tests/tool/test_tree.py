@@ -5,8 +5,6 @@ fill the disk is not started."""
 
 import fcntl
 import os
-import subprocess
-import sys
 import threading
 
 import pytest
@@ -56,22 +54,18 @@ def test_a_run_waits_while_another_makes_the_worktree(repo, tmp_path):
 	assert (made[0] / 'a').read_text() == '2\n'
 
 
-def test_a_run_stops_for_other_patches_in_a_worktree_in_use(repo, tmp_path):
+def test_a_run_stops_for_other_patches_in_a_worktree_in_use(repo, tmp_path,
+							  another_run):
 	patches = sorted((repo / 'p').iterdir())
 
 	def user():
 		"""Another run that uses the worktree with @patches till it is told
 		to finish."""
-		proc = subprocess.Popen(
-			[sys.executable, '-c', 'import sys; from pathlib import Path; '
-			 f'sys.path.insert(0, {str(common.REPO / "tool")!r}); '
-			 'from volatile_if import tree; '
-			 'tree.WORK = Path(sys.argv[1]); '
-			 'tree.scratch_worktree(Path(sys.argv[2]), "w", '
-			 '[Path(sys.argv[3])], base="HEAD"); '
-			 'print("in use", flush=True); sys.stdin.read()',
-			 tmp_path / 'work', repo, *patches],
-			stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+		proc = another_run(tmp_path / 'work',
+				   'tree.scratch_worktree(Path(sys.argv[1]), "w", '
+				   '[Path(sys.argv[2])], base="HEAD")\n'
+				   'print("in use", flush=True)\n'
+				   'sys.stdin.read()', repo, *patches)
 		assert proc.stdout.readline() == 'in use\n'
 		return proc
 	first = user()
