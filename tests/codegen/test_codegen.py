@@ -331,6 +331,59 @@ def test_a_static_key_goes_both_ways():
 
 
 @pytest.mark.unit
+def test_a_switch_goes_to_its_cases():
+	"""A jump to a register goes where the code shows the cases of a
+	switch: arm64's BTI landing pads, and the words of arm's table after
+	its jump; where it shows none, the path ends there."""
+	arm64 = """
+	Disassembly of section .text:
+
+	0000000000000000 <f>:
+	   0:	ldr	w8, [x0]
+	   4:	cmp	w8, #0x2
+	   8:	b.hi	28 <f+0x28>
+	   c:	adr	x10, 18 <f+0x18>
+	  10:	add	x10, x10, x8, lsl #2
+	  14:	br	x10
+	  18:	bti	j
+	  1c:	str	wzr, [x1]
+	  20:	bti	j
+	  24:	ret
+	  28:	ret
+	"""
+	assert graph_of('arm64', arm64, 'f', 0x2c).succs[5] == [6, 8]
+	assert graph_of('arm64', arm64.replace('bti	j', 'nop'), 'f',
+			0x2c).succs[5] == []
+	# gcc, arm: the table's words hold the cases' addresses (REL: the
+	# relocation's addend is the word)
+	arm = """
+	Disassembly of section .text:
+
+	00000000 <f>:
+	   0:	ldr	r3, [r0]
+	   4:	cmp	r3, #1
+	   8:	ldrls	pc, [pc, r3, lsl #2]
+	   c:	b	20 <f+0x20>
+	  10:	.word	0x00000018
+			10: R_ARM_ABS32	.text
+	  14:	.word	0x00000020
+			14: R_ARM_ABS32	.text
+	  18:	str	r3, [r1]
+	  1c:	bx	lr
+	  20:	bxls	lr
+	  24:	bx	lr
+	"""
+	words = disasm.code_words(textwrap.dedent(arm))
+	assert words == {('.text', 0x10): ('.text', 0x18),
+			 ('.text', 0x14): ('.text', 0x20)}
+	table = {at: ('.text', off) for at, (_, off) in words.items()}
+	g = graph_of('arm', arm, 'f', 0x28, words=table)
+	# a predicated return leaves, or goes on: it has no cases
+	assert g.succs[2] == [3, 4, 6] and g.succs[6] == [7]
+	assert graph_of('arm', arm, 'f', 0x28).succs[2] == [3]
+
+
+@pytest.mark.unit
 def test_a_bug_ends_the_path_a_warn_resumes():
 	listing = """
 	Disassembly of section .text:
@@ -589,7 +642,7 @@ def graph_of(arch_name: str, listing: str, name: str, size: int,
 	     others=(), **tables) -> ctrldep.Graph:
 	"""The graph of function @name (at 0, @size bytes) of @listing, with
 	@others: (name, start, size) of further functions in .text, and the
-	object's @tables (disasm.Object's bugs, fixups, jumps)."""
+	object's @tables (disasm.Object's bugs, fixups, jumps, words)."""
 	insns = disasm.parse_code(textwrap.dedent(listing))
 	symbols = [disasm.Symbol(name, '.text', 0, size, True)] + \
 		[disasm.Symbol(n, '.text', a, z, True) for n, a, z in others] + \

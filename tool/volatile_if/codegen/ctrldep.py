@@ -82,7 +82,11 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 	Graph.outside.  A BUG()'s trap (disasm.Object.bugs) ends its path; a
 	trap with a fixup (disasm.Object.fixups) goes there; any other trap,
 	a WARN()'s or one the tables do not know, falls through.  A static
-	key's nop or branch (disasm.Object.jumps) goes both ways."""
+	key's nop or branch (disasm.Object.jumps) goes both ways.  A jump
+	to a register, conditional (arm's ldrls pc) or not, may go to any case of the function's switches, as far as the code
+	shows them: its landing pads (arm64 BTI), and the code that words in
+	it hold (arm's tables, disasm.Object.words); with neither, its path
+	ends there."""
 	parts = [func] + [f for n, f in sorted(obj.functions.items())
 			  if _split(n, func.name, ('.cold',))]
 	# instructions of foo.part.N (a tail call may enter them anywhere),
@@ -98,6 +102,9 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 		total += len(p.insns)
 		ends.add(total - 1)
 	sems = [decoder.decode(i) for i in insns]
+	cases = sorted({n for n, s in enumerate(sems) if s.landing} |
+		       {index[t] for w, t in obj.words.items() if t in index and
+			any(p.contains(*w) for p in parts)})
 	succs = []
 	outside = []
 	tail_calls = set()
@@ -105,6 +112,8 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 		nxt = [] if n in ends else [n + 1]
 		target = obj.resolve(insn) if sem.flow in ('cond', 'jump') else None
 		taken = [index[target]] if target in index else []
+		if sem.flow == 'indirect' or sem.indirect:
+			taken = cases
 		if sem.flow == 'cond' and target is not None and not taken and \
 		   target not in legal and \
 		   not any(p.contains(*target) for p in parts):
@@ -125,7 +134,7 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 		elif sem.flow == 'trap' and at in obj.fixups:
 			nxt = [index[obj.fixups[at]]] if obj.fixups[at] in index else []
 		out = {'next': nxt, 'call': nxt, 'cond': nxt + taken,
-		       'jump': taken, 'trap': nxt}.get(sem.flow, [])
+		       'jump': taken, 'indirect': taken, 'trap': nxt}.get(sem.flow, [])
 		if at in obj.jumps:
 			# a static key's nop or branch: patched, it goes the other way
 			other = obj.jumps[at]

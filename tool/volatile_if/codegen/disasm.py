@@ -125,6 +125,34 @@ def parse_code(text: str) -> List[Insn]:
 	return insns
 
 
+_WORD = re.compile(r'^\s*([0-9a-f]+):\t\.word\t0x([0-9a-f]+)')
+
+
+def code_words(text: str) -> Dict[Tuple[str, int], Tuple[str, int]]:
+	"""The words of data in code, in `objdump -dr` output @text, that a
+	relocation makes locations: (section, address) -> (symbol, offset
+	from it), the offset being the addend, or (REL) the word.  arm's
+	switch tables are such words, right after the jump."""
+	words: Dict[Tuple[str, int], int] = {}
+	found = {}
+	section = ''
+	for line in text.splitlines():
+		m = _SECTION.match(line)
+		if m:
+			section = m.group(1)
+			continue
+		m = _WORD.match(line)
+		if m:
+			words[section, int(m.group(1), 16)] = int(m.group(2), 16)
+			continue
+		m = _RELOC.match(line)
+		at = (section, int(m.group(1), 16)) if m else None
+		if at in words:
+			name, _, addend = m.group(3).partition('+0x')
+			found[at] = (name, int(addend, 16) if addend else words[at])
+	return found
+
+
 def functions(symbols: List[Symbol], insns: List[Insn]) -> Dict[str, Function]:
 	"""The function symbols, each with the instructions in its range."""
 	funcs = {s.name: Function(s.name, s.section, s.value, s.size)
@@ -152,6 +180,9 @@ class Object:
 	# (section, address) of a static key's nop or branch -> where the
 	# other state of the key goes (__jump_table)
 	jumps: Dict[Tuple[str, int], Tuple[str, int]] = field(default_factory=dict)
+	# (section, address) of a word of data in code -> the code location
+	# it holds (code_words(): arm's switch tables)
+	words: Dict[Tuple[str, int], Tuple[str, int]] = field(default_factory=dict)
 
 	def resolve(self, insn: Insn) -> Optional[Tuple[str, int]]:
 		"""(section, address) a branch at @insn goes to, if it is in this
@@ -184,7 +215,9 @@ def disassemble(objdump: str, path: Path, lines: bool = False) -> Object:
 	cmd = [objdump, '-dr', '--no-show-raw-insn']
 	if lines:
 		cmd += ['-l', '--inlines']
-	insns = parse_code(run(cmd + [path]).stdout)
+	listing = run(cmd + [path]).stdout
+	insns = parse_code(listing)
+	words = code_words(listing)
 	named: Dict[str, List[Symbol]] = {}
 	for s in symbols:
 		named.setdefault(_caret(s.name).strip(), []).append(s)
@@ -200,14 +233,16 @@ def disassemble(objdump: str, path: Path, lines: bool = False) -> Object:
 		  if re.search(rf'^\s*\d+ {name}\s', headers, re.M)]
 	# the code locations a table's relocations may name
 	labels = {_caret(s.name).strip(): (s.section, s.value)
-		  for s in symbols if s.section in code} if tables else {}
+		  for s in symbols if s.section in code} if tables or words else {}
 
 	def table(name: str) -> Table:
 		return Table(run([objdump, '-sr', '-j', name, path]).stdout
 			     if name in tables else '', labels)
 	return Object(path, symbols, functions(symbols, insns),
 		      bugs(table('__bug_table')), fixups(table('__ex_table')),
-		      fixups(table('__jump_table')))
+		      fixups(table('__jump_table')),
+		      {at: (labels[name][0], labels[name][1] + off)
+		       for at, (name, off) in words.items() if name in labels})
 
 
 def _symbol_of(expr: str) -> str:

@@ -385,8 +385,8 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 	site, such as the overwrite path around the one in perf's ring buffer,
 	is not its to order.  A jump out of the function (a tail call, such as
 	into gcc's foo.part.0) counts as a call.  A site whose loads no path
-	from the entry reaches (behind a switch's jump table, which the graph
-	does not follow) is unknown."""
+	from the entry reaches (behind a switch's jump to a register whose
+	cases the graph does not know: ctrldep.graph()) is unknown."""
 	found = branches(g, file, reg.condition)
 	tested = {n for b in found for n in ctrldep.loads_tested(g, b)}
 	seeds = tested
@@ -410,7 +410,8 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 	elif seeds and not verdict.loads:
 		verdict.status, verdict.why = 'unknown', 'no path from the ' \
 			'entry reaches the condition\'s load: it is behind a jump ' \
-			'the analysis does not follow (a switch\'s jump table)'
+			'to a register whose targets the code does not show (a ' \
+			'switch\'s table in data, without BTI landing pads)'
 	elif not found and verdict.status in ctrldep.ORDERED + ('none',):
 		verdict.status, verdict.why = 'broken', \
 			'no conditional branch at the condition\'s lines'

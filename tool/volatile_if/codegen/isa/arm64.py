@@ -37,6 +37,7 @@ ISA = Isa(
 	reads_dest=r'movk|bfi|bfxil|bfm|bfc',
 	# dmb/dsb, except the store-store only ones (ishst, st, ...)
 	fence=r'd[ms]b (?!\w*st$)\w+',
+	landing=r'bti jc?',
 	aliases=((r'^w(\d+)$', r'x\1'), (r'^wsp$', 'sp')),
 	zero=('xzr', 'wzr'),
 )

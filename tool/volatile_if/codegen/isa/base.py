@@ -48,6 +48,9 @@ class Isa:
 	# 'mnemonic operands' of barriers that order earlier loads before
 	# later stores, which makes a control dependency unnecessary.
 	fence: str = '$^'
+	# 'mnemonic operands' of the landing pads of indirect branches (arm64
+	# BTI's "bti j"): where a switch's jump table may send one
+	landing: str = '$^'
 	aliases: tuple = ()       # (regex, canonical name) pairs
 	zero: tuple = ()          # registers that always read as zero
 
@@ -70,6 +73,8 @@ class Sem:
 	predicated: bool = False        # arm: executes only if @cond holds
 	fence: bool = False             # orders earlier loads before later stores
 	acquire: bool = False
+	landing: bool = False           # an indirect branch may land here
+	indirect: bool = False          # flow cond: to a register (arm's ldrls pc)
 
 
 def _arm_next(reg: str) -> str:
@@ -104,7 +109,7 @@ class Decoder:
 		self.pat = {k: re.compile(getattr(isa, k)) for k in (
 			'load', 'store', 'cond_branch', 'jump', 'call', 'ret',
 			'indirect', 'trap', 'sets_flags', 'reads_flags', 'no_dest',
-			'reads_dest', 'acquire', 'atomic', 'fence')}
+			'reads_dest', 'acquire', 'atomic', 'fence', 'landing')}
 		self.reg = re.compile(isa.regs)
 		self.aliases = [(re.compile(a), b) for a, b in isa.aliases]
 		self._decode = lru_cache(maxsize=None)(self._decode_text)
@@ -130,6 +135,8 @@ class Decoder:
 		operands = re.sub(r'\s*\b[0-9a-f]+ <[^>]*>', '', operands)
 		if self.match('trap', mnemonic.lower()):
 			return Sem(flow='trap')
+		if self.match('landing', f'{mnemonic.lower()} {operands}'.strip()):
+			return Sem(landing=True)
 		return self.sem(mnemonic.lower(), operands)
 
 	def sem(self, m: str, text: str) -> Sem:
