@@ -179,11 +179,15 @@ def _flock(lock, how: int, name: str) -> None:
 		fcntl.flock(lock, how)
 
 
+def _lockfile(name: str):
+	WORK.mkdir(parents=True, exist_ok=True)
+	return open(WORK / f'{name}.lock', 'w')
+
+
 def hold(name: str) -> None:
 	"""Hold build/work/@name.lock exclusively until this run exits, or
 	stop: another run holds it."""
-	WORK.mkdir(parents=True, exist_ok=True)
-	lock = open(WORK / f'{name}.lock', 'w')
+	lock = _lockfile(name)
 	try:
 		fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
 	except BlockingIOError:
@@ -206,8 +210,7 @@ def scratch_worktree(tree: Path, name: str, patches: List[Path],
 	stampfile = WORK / f'{name}.stamp'
 	base = git(tree, 'rev-parse', base).strip()
 	stamp = _stamp(base, patches)
-	path.parent.mkdir(parents=True, exist_ok=True)
-	lock = open(WORK / f'{name}.lock', 'w')
+	lock = _lockfile(name)
 
 	def ready() -> bool:
 		return path.is_dir() and stampfile.is_file() and \

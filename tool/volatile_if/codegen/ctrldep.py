@@ -83,10 +83,10 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 	trap with a fixup (disasm.Object.fixups) goes there; any other trap,
 	a WARN()'s or one the tables do not know, falls through.  A static
 	key's nop or branch (disasm.Object.jumps) goes both ways.  A jump
-	to a register, conditional (arm's ldrls pc) or not, may go to any case of the function's switches, as far as the code
-	shows them: its landing pads (arm64 BTI), and the code that words in
-	it hold (arm's tables, disasm.Object.words); with neither, its path
-	ends there."""
+	to a register, conditional (arm's ldrls pc) or not, may go to any
+	case of the function's switches, as far as the code shows them: its
+	landing pads (arm64 BTI), and the code that words in it hold (arm's
+	tables, disasm.Object.words); with neither, its path ends there."""
 	parts = [func] + [f for n, f in sorted(obj.functions.items())
 			  if _split(n, func.name, ('.cold',))]
 	# instructions of foo.part.N (a tail call may enter them anywhere),

@@ -7,7 +7,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, FrozenSet, List, Optional, Tuple
+from typing import Dict, FrozenSet, Iterator, List, Optional, Tuple
 
 from ..common import run
 
@@ -79,15 +79,23 @@ def parse_symbols(text: str) -> List[Symbol]:
 	return symbols
 
 
-def parse_code(text: str) -> List[Insn]:
-	"""`objdump -dr [-l --inlines] --no-show-raw-insn` as instructions;
-	data that objdump shows in code (.word, .long, ...) is left out."""
-	insns, section, where, by_addr = [], '', (), {}
+def _in_sections(text: str) -> Iterator[Tuple[str, str]]:
+	"""(section, line) for each line of objdump's @text but the section
+	headers."""
+	section = ''
 	for line in text.splitlines():
 		m = _SECTION.match(line)
 		if m:
 			section = m.group(1)
-			continue
+		else:
+			yield section, line
+
+
+def parse_code(text: str) -> List[Insn]:
+	"""`objdump -dr [-l --inlines] --no-show-raw-insn` as instructions;
+	data that objdump shows in code (.word, .long, ...) is left out."""
+	insns, where, by_addr = [], (), {}
+	for section, line in _in_sections(text):
 		m = _RELOC.match(line)
 		if m:
 			insn = by_addr.get((section, int(m.group(1), 16)))
@@ -135,12 +143,7 @@ def code_words(text: str) -> Dict[Tuple[str, int], Tuple[str, int]]:
 	switch tables are such words, right after the jump."""
 	words: Dict[Tuple[str, int], int] = {}
 	found = {}
-	section = ''
-	for line in text.splitlines():
-		m = _SECTION.match(line)
-		if m:
-			section = m.group(1)
-			continue
+	for section, line in _in_sections(text):
 		m = _WORD.match(line)
 		if m:
 			words[section, int(m.group(1), 16)] = int(m.group(2), 16)
