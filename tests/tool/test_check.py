@@ -1,9 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
-"""check's view of which objects an architecture's configuration builds."""
+"""check: which objects an architecture's configuration builds, how they
+are built, and whose sparse warnings are whose."""
+
+import subprocess
 
 import pytest
 
-from volatile_if import arches, kbuild
+from volatile_if import arches, check, kbuild
+from volatile_if.common import Error
 
 
 @pytest.mark.unit
@@ -26,3 +30,71 @@ def test_enables_reads_the_makefile_and_the_config(tmp_path):
 	(b.out / '.config').write_text('CONFIG_APPLE_AIC=y\n')
 	assert b.enables('drivers/irqchip/irq-apple-aic.o')
 	assert not b.enables('drivers/irqchip/irq-gic-common.o')
+
+
+class FakeBuild:
+	"""A KernelBuild whose make is canned: objects in @broken fail,
+	@output is what make prints; it records each make it is asked for."""
+
+	label = 'fake'
+
+	def __init__(self, tree, enabled, broken=(), output=''):
+		self.tree = tree
+		self.out = tree / 'out'
+		self.enabled = enabled
+		self.broken = broken
+		self.output = output
+		self.makes = []
+
+	def enables(self, obj):
+		return obj in self.enabled
+
+	def make(self, *targets, log=None):
+		self.makes.append(targets)
+		failed = [t for t in targets if t in self.broken]
+		if failed:
+			raise Error('make failed', f'{failed[0][:-2]}.c:1:1: error: oops\n'
+					  'make: *** [Makefile:2012: lib] Error 2')
+		return subprocess.CompletedProcess(targets, 0, self.output)
+
+	def build(self, *targets):
+		self.make('-k', *targets)
+
+
+@pytest.mark.unit
+def test_objects_build_in_one_make_unless_one_fails(tmp_path):
+	objects = ['kernel/smp.o', 'lib/bcd.o', 'drivers/irqchip/irq-apple-aic.o']
+	b = FakeBuild(tmp_path, enabled=objects[:2])
+	assert check.build_objects(b, objects) == {
+		'kernel/smp.o': 'ok', 'lib/bcd.o': 'ok',
+		'drivers/irqchip/irq-apple-aic.o': check.NOT_BUILT}
+	assert b.makes == [('-k', 'kernel/smp.o', 'lib/bcd.o')]
+
+	# One broken object: each is built again on its own, to tell which.
+	b = FakeBuild(tmp_path, enabled=objects[:2], broken=['lib/bcd.o'])
+	built = check.build_objects(b, objects)
+	assert built['kernel/smp.o'] == 'ok'
+	assert built['lib/bcd.o'] == 'lib/bcd.c:1:1: error: oops'
+	assert b.makes[1:] == [('-k', 'kernel/smp.o'), ('-k', 'lib/bcd.o')]
+
+
+@pytest.mark.unit
+def test_sparse_warnings_go_to_their_files(tmp_path):
+	# One make for every file; each warning goes to the file it names,
+	# once, however many objects include it.
+	warning = ('../include/linux/refcount.h:{}:9: warning: context '
+		   'imbalance in \'refcount_dec_and_lock\'')
+	b = FakeBuild(tmp_path, enabled=(), output='\n'.join([
+		'  CHECK   ../lib/refcount.c',
+		'../lib/refcount.c:12:5: warning: symbol \'x\' was not declared.',
+		warning.format(30), '  CHECK   ../kernel/smp.c', warning.format(31),
+		'../kernel/smp.c:9:1: error: bad constant expression']))
+	found = check.sparse_warnings(b, ['include/linux/refcount.h', 'kernel/smp.c',
+					  'lib/refcount.c'])
+	assert len(b.makes) == 1 and b.makes[0][0] == 'C=2'
+	assert sorted(b.makes[0][1:]) == ['kernel/smp.o', 'lib/refcount.o']
+	assert found == {
+		'include/linux/refcount.h': [
+			'warning: context imbalance in \'refcount_dec_and_lock\''],
+		'kernel/smp.c': ['error: bad constant expression'],
+		'lib/refcount.c': ['warning: symbol \'x\' was not declared.']}

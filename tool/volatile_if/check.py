@@ -66,17 +66,46 @@ _SPARSE = re.compile(r'^(?:\.\./)*(?P<file>[^:\s]+):\d+:\d+: (?P<text>(?:warning
 
 
 def sparse_warnings(b: kbuild.KernelBuild, files: Sequence[str]) -> Dict[str, List[str]]:
-	"""sparse (make C=2) on the objects of @files: file -> warnings,
-	without line numbers, so that before and after can be compared."""
-	found = {f: [] for f in files}
-	for f in files:
-		obj = kbuild.object_for(b.tree, f)
-		out = b.make('C=2', obj, log=b.out / 'logs' / f'sparse-{Path(obj).name}.log').stdout
-		for line in out.splitlines():
-			m = _SPARSE.match(line.strip())
+	"""sparse (make C=2) on the objects of @files, in one make: file ->
+	its warnings, each once and without line numbers, so that before and
+	after can be compared."""
+	objects = sorted({kbuild.object_for(b.tree, f) for f in files})
+	out = b.make('C=2', *objects, log=b.out / 'logs' / 'sparse.log').stdout
+	found = {f: {} for f in files}
+	for line in out.splitlines():
+		m = _SPARSE.match(line.strip())
+		for f in files:
 			if m and m.group('file').endswith(f):
-				found[f].append(m.group('text'))
-	return found
+				found[f][m.group('text')] = None
+	return {f: list(warnings) for f, warnings in found.items()}
+
+
+def build_objects(b: kbuild.KernelBuild, objects: Sequence[str]) -> Dict[str, str]:
+	"""Build @objects in @b: object -> 'ok', NOT_BUILT or the first error
+	line.  All in one make; only where that fails, each on its own, to
+	tell which."""
+	status = {o: NOT_BUILT for o in objects}
+	wanted = [o for o in objects if b.enables(o)]
+	if not wanted:
+		return status
+	progress(f'[{b.label}] building {len(wanted)} of the {len(objects)} '
+		 'objects (the others are not in its configuration)'
+		 if len(wanted) < len(objects) else
+		 f'[{b.label}] building {len(wanted)} objects')
+	try:
+		b.build(*wanted)
+		status.update(dict.fromkeys(wanted, 'ok'))
+		return status
+	except Error:
+		progress(f'[{b.label}] a build failed: building each object on its own')
+	for obj in wanted:
+		try:
+			b.build(obj)
+			status[obj] = 'ok'
+		except Error as e:
+			lines = e.details.strip().splitlines() or [str(e)]
+			status[obj] = next((l for l in lines if 'error:' in l), lines[-1])
+	return status
 
 
 def check(kernel: Path, patches: Sequence[Path],
@@ -126,16 +155,7 @@ def check(kernel: Path, patches: Sequence[Path],
 
 	objects = sorted({kbuild.object_for(wt, f) for f in files})
 	for name in arch_names:
-		b = build(wt, arches.get(name)).prepare()
-		for n, obj in enumerate(objects, 1):
-			progress(f'[{name} {n}/{len(objects)}] {obj}')
-			if not b.enables(obj):
-				result.builds.setdefault(obj, {})[name] = NOT_BUILT
-				continue
-			try:
-				b.build(obj)
-				status = 'ok'
-			except Error as e:
-				status = (e.details.strip().splitlines() or [str(e)])[-1]
-			result.builds.setdefault(obj, {})[name] = status
+		built = build_objects(build(wt, arches.get(name)).prepare(), objects)
+		for obj in objects:
+			result.builds.setdefault(obj, {})[name] = built[obj]
 	return result

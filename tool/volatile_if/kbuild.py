@@ -149,10 +149,12 @@ class KernelBuild:
 		is not built for x86_64."""
 		return all(self.has(c) for c in guards(self.tree, obj))
 
-	def build(self, target: str) -> Path:
-		"""Build one target, e.g. 'kernel/smp.o'; returns its log."""
-		log = self.out / 'logs' / (target.replace('/', '_') + '.log')
-		self.make(target, log=log)
+	def build(self, *targets: str) -> Path:
+		"""Build @targets, e.g. 'kernel/smp.o', in one make, which keeps
+		going past a target that fails; returns its log."""
+		name = targets[0].replace('/', '_') if len(targets) == 1 else 'objects'
+		log = self.out / 'logs' / f'{name}.log'
+		self.make('-k', *targets, log=log)
 		return log
 
 
