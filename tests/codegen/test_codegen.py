@@ -376,11 +376,97 @@ def test_a_switch_goes_to_its_cases():
 	words = disasm.code_words(textwrap.dedent(arm))
 	assert words == {('.text', 0x10): ('.text', 0x18),
 			 ('.text', 0x14): ('.text', 0x20)}
-	table = {at: ('.text', off) for at, (_, off) in words.items()}
-	g = graph_of('arm', arm, 'f', 0x28, words=table)
+	cases = frozenset(words.values())
+	g = graph_of('arm', arm, 'f', 0x28, cases=cases)
 	# a predicated return leaves, or goes on: it has no cases
 	assert g.succs[2] == [3, 4, 6] and g.succs[6] == [7]
 	assert graph_of('arm', arm, 'f', 0x28).succs[2] == [3]
+
+
+# A switch's jump and three cases, for powerpc; 0x10 and 0x14 hold gcc's
+# table, distances from 0x10 (the second is negative).
+PPC_SWITCH = """
+Disassembly of section .text:
+
+0000000000000000 <f>:
+   0:	lwz     r9,0(r3)
+   4:	stw     r9,0(r4)
+   8:	mtctr   r9
+   c:	bctr
+  10:	.long 0x8
+  14:	.long 0xfffffff4
+  18:	stw     r9,0(r4)
+  1c:	blr
+  20:	stw     r9,4(r4)
+  24:	blr
+"""
+
+
+def objdump_table(fmt: str, section: str, relocs: str, contents: str) -> str:
+	"""What `objdump -sr -j @section` prints: @relocs (OFFSET TYPE VALUE
+	lines), then @contents, whole words of 4 bytes from offset 0."""
+	words = contents.split()
+	rows = [f' {n * 4:04x} ' + ' '.join(words[n:n + 4]) + ' '
+		for n in range(0, len(words), 4)]
+	return (f'x.o:     file format {fmt}\n\n'
+		f'RELOCATION RECORDS FOR [{section}]:\nOFFSET TYPE VALUE\n'
+		f'{textwrap.dedent(relocs)}\n'
+		f'Contents of section {section}:\n' + '\n'.join(rows) + '\n')
+
+
+@pytest.mark.unit
+def test_switch_tables_in_data():
+	"""The cases that riscv's and powerpc's switch tables hold, in .rodata
+	or (powerpc gcc) in code after the jump, located by the .toc."""
+	insns = disasm.parse_code(PPC_SWITCH)
+	funcs = disasm.functions([disasm.Symbol('f', '.text', 0, 0x28, True)], insns)
+	labels = {'.text': ('.text', 0), '.rodata': ('.rodata', 0),
+		  '.L2': ('.text', 0x18), '.L3': ('.text', 0x20)}
+	none = disasm.Table('', labels)
+
+	def cases(rodata=none, toc=none, text=none):
+		sections = {'.text': text, '.rodata': rodata}
+		return sorted(a for _, a in disasm.switch_cases(
+			set(), rodata, toc, sections.__getitem__, insns, funcs))
+
+	# riscv gcc: each entry the case minus the table (ADD32, SUB32)
+	riscv = objdump_table('elf64-littleriscv', '.rodata', """\
+		0000000000000000 R_RISCV_ADD32     .L2
+		0000000000000000 R_RISCV_SUB32     .L4
+		0000000000000004 R_RISCV_ADD32     .L3
+		0000000000000004 R_RISCV_SUB32     .L4""", '00000000 00000000')
+	assert cases(rodata=disasm.Table(riscv, labels)) == [0x18, 0x20]
+	# clang: absolute; a function's entry is no case
+	riscv = objdump_table('elf64-littleriscv', '.rodata', """\
+		0000000000000000 R_RISCV_64        .text+0x0000000000000020
+		0000000000000008 R_RISCV_64        .text""", '0 0 0 0')
+	assert cases(rodata=disasm.Table(riscv, labels)) == [0x20]
+
+	# powerpc clang: two tables in .rodata, at 0 and 8, of distances from
+	# each (REL32 of the case plus the entry's distance from the table)
+	toc = disasm.Table(objdump_table('elf64-powerpcle', '.toc', """\
+		0000000000000000 R_PPC64_ADDR64    .rodata+0x0000000000000008
+		0000000000000008 R_PPC64_ADDR64    .rodata""", '0 0 0 0'), labels)
+	rodata = disasm.Table(objdump_table('elf64-powerpcle', '.rodata', """\
+		0000000000000000 R_PPC64_REL32     .text+0x0000000000000018
+		0000000000000004 R_PPC64_REL32     .text+0x0000000000000024
+		0000000000000008 R_PPC64_REL32     .text+0x0000000000000024
+		000000000000000c R_PPC64_REL32     .text+0x0000000000000008""",
+		'0 0 0 0'), labels)
+	# (read from 0 on, the entry at 8 would give 0x1c)
+	assert cases(rodata, toc) == [0x4, 0x18, 0x20, 0x24]
+	# without the .toc, where the distances start is not known
+	assert cases(rodata) == []
+
+	# powerpc gcc: the table after the jump, up to the next instruction
+	toc = disasm.Table(objdump_table('elf64-powerpcle', '.toc', """\
+		0000000000000000 R_PPC64_ADDR64    .text+0x0000000000000010""",
+		'0 0'), labels)
+	text = disasm.Table(objdump_table(
+		'elf64-powerpcle', '.text', '',
+		'00002381 00002491 a603297d 2004804e 08000000 f4ffffff '
+		'00002491 2000804e 04002491 2000804e'), labels)
+	assert cases(toc=toc, text=text) == [0x4, 0x18]
 
 
 @pytest.mark.unit

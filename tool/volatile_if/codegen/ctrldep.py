@@ -85,8 +85,8 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 	key's nop or branch (disasm.Object.jumps) goes both ways.  A jump
 	to a register, conditional (arm's ldrls pc) or not, may go to any
 	case of the function's switches, as far as the code shows them: its
-	landing pads (arm64 BTI), and the code that words in it hold (arm's
-	tables, disasm.Object.words); with neither, its path ends there."""
+	landing pads (arm64 BTI), and the code that switch tables hold
+	(disasm.Object.cases); with neither, its path ends there."""
 	parts = [func] + [f for n, f in sorted(obj.functions.items())
 			  if _split(n, func.name, ('.cold',))]
 	# instructions of foo.part.N (a tail call may enter them anywhere),
@@ -103,8 +103,7 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 		ends.add(total - 1)
 	sems = [decoder.decode(i) for i in insns]
 	cases = sorted({n for n, s in enumerate(sems) if s.landing} |
-		       {index[t] for w, t in obj.words.items() if t in index and
-			any(p.contains(*w) for p in parts)})
+		       {index[t] for t in obj.cases if t in index})
 	succs = []
 	outside = []
 	tail_calls = set()

@@ -7,7 +7,8 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, FrozenSet, Iterator, List, Optional, Tuple
+from typing import (Callable, Dict, FrozenSet, Iterator, List, Optional,
+		    Set, Tuple)
 
 from ..common import run
 
@@ -183,9 +184,8 @@ class Object:
 	# (section, address) of a static key's nop or branch -> where the
 	# other state of the key goes (__jump_table)
 	jumps: Dict[Tuple[str, int], Tuple[str, int]] = field(default_factory=dict)
-	# (section, address) of a word of data in code -> the code location
-	# it holds (code_words(): arm's switch tables)
-	words: Dict[Tuple[str, int], Tuple[str, int]] = field(default_factory=dict)
+	# the code locations that switch tables hold (switch_cases())
+	cases: FrozenSet[Tuple[str, int]] = frozenset()
 
 	def resolve(self, insn: Insn) -> Optional[Tuple[str, int]]:
 		"""(section, address) a branch at @insn goes to, if it is in this
@@ -232,20 +232,30 @@ def disassemble(objdump: str, path: Path, lines: bool = False) -> Object:
 	code = {i.section for i in insns}
 	for sec in code:
 		symbols.append(Symbol(sec, sec, 0, 0, False))
-	tables = [name for name in ('__bug_table', '__ex_table', '__jump_table')
-		  if re.search(rf'^\s*\d+ {name}\s', headers, re.M)]
-	# the code locations a table's relocations may name
+	tables = [name for name in ('__bug_table', '__ex_table', '__jump_table',
+				    '.rodata', '.toc')
+		  if re.search(rf'^\s*\d+ {re.escape(name)}\s', headers, re.M)]
+	# the locations a table's relocations may name: code, and .rodata
+	# (powerpc's .toc holds the address of a switch table there)
 	labels = {_caret(s.name).strip(): (s.section, s.value)
-		  for s in symbols if s.section in code} if tables or words else {}
+		  for s in symbols if s.section in code}
+	labels['.rodata'] = ('.rodata', 0)
+	read: Dict[str, Table] = {}
 
 	def table(name: str) -> Table:
-		return Table(run([objdump, '-sr', '-j', name, path]).stdout
-			     if name in tables else '', labels)
-	return Object(path, symbols, functions(symbols, insns),
+		if name not in read:
+			read[name] = Table(run([objdump, '-sr', '-j', name, path]).stdout
+					   if name in tables or name in code else '',
+					   labels)
+		return read[name]
+	funcs = functions(symbols, insns)
+	arm = {(labels[name][0], labels[name][1] + off)
+	       for name, off in words.values() if name in labels}
+	return Object(path, symbols, funcs,
 		      bugs(table('__bug_table')), fixups(table('__ex_table')),
 		      fixups(table('__jump_table')),
-		      {at: (labels[name][0], labels[name][1] + off)
-		       for at, (name, off) in words.items() if name in labels})
+		      switch_cases(arm, table('.rodata'), table('.toc'), table,
+				   insns, funcs))
 
 
 def _symbol_of(expr: str) -> str:
@@ -314,12 +324,15 @@ class Table:
 		self.order = 'little' if re.search(r'file format \S*(little|le\b)',
 						   text) else 'big'
 		self.code: Dict[int, Tuple[str, int]] = {}
+		# offset -> the type of the relocation in self.code there
+		self.kinds: Dict[int, str] = {}
 		self.relocated = set()
-		for off, _, name, addend in _TABLE_RELOC.findall(text):
+		for off, kind, name, addend in _TABLE_RELOC.findall(text):
 			off = int(off, 16)
 			self.relocated.add(off)
 			if off in self.code or name not in labels:
 				continue
+			self.kinds[off] = kind
 			section, base = labels[name]
 			self.code[off] = (section, base + (int(addend, 16) if addend
 							   else self.word(off, 4)))
@@ -339,6 +352,49 @@ def bugs(table: Table) -> FrozenSet[Tuple[str, int]]:
 		   not table.word(flags_at, 2) & BUGFLAG_WARNING:
 			found.add(trap)
 	return frozenset(found)
+
+
+# The relocation of a switch table's entry that holds the case's distance
+# from the table's start (.long .LBB0_5-.LJTI0_0): clang's for powerpc.
+_FROM_TABLE = ('R_PPC64_REL32',)
+
+
+def switch_cases(arm: Set[Tuple[str, int]], rodata: Table, toc: Table,
+		 table: Callable[[str], Table], insns: List[Insn],
+		 funcs: Dict[str, Function]) -> FrozenSet[Tuple[str, int]]:
+	"""The instructions, but function entries, that switch tables hold
+	(arm64's cases are BTI landing pads instead; isa.py):
+	- arm: words in code after the jump, relocated against code (@arm,
+	  from code_words());
+	- riscv: in @rodata, relocated against code (gcc: R_RISCV_ADD32 of the
+	  case with R_RISCV_SUB32 of the table; clang: absolute);
+	- powerpc: signed 32-bit distances from the table's start, which @toc
+	  holds: in code right after the jump (gcc), or in @rodata relocated
+	  R_PPC64_REL32 (clang).  A table ends where its distances stop
+	  landing on an instruction, or at the next table."""
+	found = set(arm)
+	found |= {t for off, t in rodata.code.items()
+		  if rodata.kinds[off] not in _FROM_TABLE}
+	at_insn = {(i.section, i.addr) for i in insns}
+	starts = set(toc.code.values())
+	for section, start in sorted(starts):
+		t = table(section)
+		off = start
+		while off == start or (section, off) not in starts:
+			if t.kinds.get(off) in _FROM_TABLE:
+				where, value = t.code[off]
+				case = (where, value - (off - start))
+			elif off in t.relocated or off + 4 > len(t.data):
+				break
+			else:
+				distance = t.word(off, 4)
+				case = (section, start + distance - (distance >> 31 << 32))
+			if case not in at_insn:
+				break
+			found.add(case)
+			off += 4
+	return frozenset(found & at_insn) - {(f.section, f.start)
+					     for f in funcs.values()}
 
 
 def fixups(table: Table) -> Dict[Tuple[str, int], Tuple[str, int]]:
