@@ -411,7 +411,7 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 		verdict.status, verdict.why = 'unknown', 'no path from the ' \
 			'entry reaches the condition\'s load: it is behind a jump ' \
 			'to a register whose targets the code does not show (a ' \
-			'switch\'s table in data, without BTI landing pads)'
+			'switch whose table the analysis does not read)'
 	elif not found and verdict.status in ctrldep.ORDERED + ('none',):
 		verdict.status, verdict.why = 'broken', \
 			'no conditional branch at the condition\'s lines'
