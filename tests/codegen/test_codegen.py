@@ -334,7 +334,7 @@ def test_a_static_key_goes_both_ways():
 def test_a_switch_goes_to_its_cases():
 	"""A jump to a register goes where the code shows the cases of a
 	switch: arm64's BTI landing pads, and the words of arm's table after
-	its jump; where it shows none, the path ends there."""
+	its jump; where it shows none, it is a tail call."""
 	arm64 = """
 	Disassembly of section .text:
 
@@ -351,9 +351,12 @@ def test_a_switch_goes_to_its_cases():
 	  24:	ret
 	  28:	ret
 	"""
-	assert graph_of('arm64', arm64, 'f', 0x2c).succs[5] == [6, 8]
-	assert graph_of('arm64', arm64.replace('bti	j', 'nop'), 'f',
-			0x2c).succs[5] == []
+	g = graph_of('arm64', arm64, 'f', 0x2c)
+	assert g.succs[5] == [6, 8] and 5 not in g.tail_calls
+	# without cases, a jump to a register is a tail call: the callee's
+	# stores count as the function's
+	g = graph_of('arm64', arm64.replace('bti	j', 'nop'), 'f', 0x2c)
+	assert g.succs[5] == [] and 5 in g.tail_calls
 	# gcc, arm: the table's words hold the cases' addresses (REL: the
 	# relocation's addend is the word)
 	arm = """

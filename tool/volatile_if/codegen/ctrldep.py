@@ -86,7 +86,9 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 	to a register, conditional (arm's ldrls pc) or not, may go to any
 	case of the function's switches, as far as the code shows them: its
 	landing pads (arm64 BTI), and the code that switch tables hold
-	(disasm.Object.cases); with neither, its path ends there."""
+	(disasm.Object.cases); with neither, it is a tail call through a
+	register (`br x16`, `bctr`), as a jump out of the function is
+	(Graph.tail_calls)."""
 	parts = [func] + [f for n, f in sorted(obj.functions.items())
 			  if _split(n, func.name, ('.cold',))]
 	# instructions of foo.part.N (a tail call may enter them anywhere),
@@ -120,7 +122,7 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 					f'{insn.addr:#x} ({insn.text}) goes to '
 					f'{target[0]}+{target[1]:#x}, not to an '
 					f'instruction of {func.name}'))
-		if sem.flow == 'jump' and not taken:
+		if sem.flow in ('jump', 'indirect') and not taken:
 			tail_calls.add(n)
 		# A BUG() does not return: its trap, or (arm) the word objdump
 		# shows as data before the next instruction, ends the path.  A
