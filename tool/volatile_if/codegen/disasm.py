@@ -235,27 +235,27 @@ def disassemble(objdump: str, path: Path, lines: bool = False) -> Object:
 	tables = [name for name in ('__bug_table', '__ex_table', '__jump_table',
 				    '.rodata', '.toc')
 		  if re.search(rf'^\s*\d+ {re.escape(name)}\s', headers, re.M)]
-	# the locations a table's relocations may name: code, and .rodata
-	# (powerpc's .toc holds the address of a switch table there)
+	# the code locations a table's relocations may name
 	labels = {_caret(s.name).strip(): (s.section, s.value)
 		  for s in symbols if s.section in code}
-	labels['.rodata'] = ('.rodata', 0)
 	read: Dict[str, Table] = {}
 
-	def table(name: str) -> Table:
+	def table(name: str, names: Dict[str, Tuple[str, int]] = labels) -> Table:
 		if name not in read:
 			read[name] = Table(run([objdump, '-sr', '-j', name, path]).stdout
 					   if name in tables or name in code else '',
-					   labels)
+					   names)
 		return read[name]
 	funcs = functions(symbols, insns)
 	arm = {(labels[name][0], labels[name][1] + off)
 	       for name, off in words.values() if name in labels}
+	# powerpc's .toc holds where a switch table starts: in code, or in
+	# .rodata
+	toc = table('.toc', {**labels, '.rodata': ('.rodata', 0)})
 	return Object(path, symbols, funcs,
 		      bugs(table('__bug_table')), fixups(table('__ex_table')),
 		      fixups(table('__jump_table')),
-		      switch_cases(arm, table('.rodata'), table('.toc'), table,
-				   insns, funcs))
+		      switch_cases(arm, table('.rodata'), toc, table, insns, funcs))
 
 
 def _symbol_of(expr: str) -> str:
