@@ -852,6 +852,42 @@ def test_site_lr_sc_loops_riscv_powerpc():
 	assert v.status != 'guaranteed'
 
 
+@pytest.mark.unit
+def test_site_branch_with_the_line_of_another_statement():
+	"""clang 14 for powerpc returns early with a conditional return, which
+	the line table gives the closing brace (lib/volatile_if_kunit.c's
+	lb_side0()): the branch is the site's, since the value it tests is
+	computed at the condition's line."""
+	ppc = '''
+	Disassembly of section .text:
+
+	0000000000000000 <put>:
+	put():
+	/t/kernel/x.c:10
+	   0:	lwz     r4,16(r3)
+	/t/kernel/x.c:11
+	   4:	cmpwi   r4,0
+	/t/kernel/x.c:13
+	   8:	bltlr
+	   c:	li      r4,1
+	/t/kernel/x.c:12
+	  10:	stw     r4,0(r5)
+	/t/kernel/x.c:13
+	  14:	blr
+	'''
+	arch = arches.get('powerpc')
+	reg = sites.Region({11}, {11, 12})
+	v, found, *_ = sites.site_verdict(arch, graph_of('powerpc', ppc, 'put', 0x18),
+					  'kernel/x.c', reg, True)
+	assert found == [2] and v.status == 'guaranteed' and v.loads == [0x0], \
+		(found, v.status, v.why)
+	# the compare made for another line: the branch is not the site's
+	other = ppc.replace('/t/kernel/x.c:11', '/t/kernel/x.c:20')
+	v, found, *_ = sites.site_verdict(arch, graph_of('powerpc', other, 'put', 0x18),
+					  'kernel/x.c', reg, True)
+	assert not found and v.status == 'broken', (found, v.status, v.why)
+
+
 # kernel/smp.c's __csd_lock_wait() on powerpc, gcc 12 -O2, cut down: the
 # condition calls a function that loads the lock flag (READ_ONCE) and a
 # tuning variable (a plain load, tested later on the path that waits on).

@@ -352,6 +352,28 @@ def loads_tested(g: Graph, branch: int) -> List[int]:
 	return loads_feeding(g, branch, g.sems[branch].cond)
 
 
+def defs_tested(g: Graph, branch: int) -> List[int]:
+	"""The instructions that, on some path, last wrote a register or flag
+	that the conditional branch at @branch tests."""
+	preds = g.preds
+	found: Set[int] = set()
+	work = [(p, g.sems[branch].cond) for p in preds[branch]]
+	seen = set()
+	while work:
+		n, needed = work.pop()
+		if (n, needed) in seen or not needed:
+			continue
+		seen.add((n, needed))
+		s = g.sems[n]
+		written = (s.defs | s.loaded) & needed
+		if written:
+			found.add(n)
+			if not s.predicated:
+				needed = needed - written
+		work.extend((p, needed) for p in preds[n])
+	return sorted(found)
+
+
 def loads_feeding(g: Graph, at: int, regs: FrozenSet[str]) -> List[int]:
 	"""The loads whose values @regs hold when instruction @at executes."""
 	preds = g.preds

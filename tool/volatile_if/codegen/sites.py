@@ -343,9 +343,14 @@ def branches(g: ctrldep.Graph, file: str, lines: Set[int]) -> List[int]:
 	"""The conditional branches of @g made for @lines of @file, at any
 	depth of inlining: the compiler's branch on the condition, the
 	branches of the functions the condition calls (a cmpxchg loop), and
-	an asm's branch."""
+	an asm's branch; and those that test a value computed there, which
+	the line table may give another line (powerpc's conditional return,
+	bltlr, is the function's closing brace)."""
 	return [n for n, (i, s) in enumerate(zip(g.insns, g.sems))
-		if s.flow == 'cond' and _at(i, file, lines)]
+		if s.flow == 'cond' and
+		(_at(i, file, lines) or
+		 any(_at(g.insns[d], file, lines)
+		     for d in ctrldep.defs_tested(g, n)))]
 
 
 def _through_marked(g: ctrldep.Graph, load: int,
