@@ -12,8 +12,9 @@ from typing import Optional
 from .common import Error
 
 # How an architecture implements volatile_cond() in base-patch/.
-BRANCH = 'branch'                      # generic: the compiler's branch between
-				       # a distinct asm in each leg
+BRANCH = 'branch'                      # the compiler's branch to a leg that
+				       # starts with an asm (each leg, or the
+				       # taken one without conditional stores)
 COMPILER_BARRIER = 'compiler-barrier'  # TSO: LOAD->STORE is never reordered
 
 

@@ -173,11 +173,12 @@ def _arch_text(conversions: Sequence[Conversion]) -> List[str]:
 			'orders the load before what follows on arm64, arm, powerpc '
 			'and riscv; on x86, s390 and sparc64 (TSO) the CPU does.')
 	text = ('volatile_if() gives the compiler no choice: each leg starts '
-		'with its own empty volatile asm with a memory clobber, so to '
-		'choose a leg the compiler must emit a conditional branch on the '
-		'condition, and the legs\' stores stay after it; on x86, s390 and '
-		'sparc64 it is a compiler barrier only.  A plain if promises '
-		'neither')
+		'with its own empty volatile asm with a memory clobber (on '
+		'arm64, powerpc and riscv, which have no conditional store, only '
+		'the taken leg), so to choose a leg the compiler must emit a '
+		'conditional branch on the condition, and the legs\' stores stay '
+		'after it; on x86, s390 and sparc64 it is a compiler barrier '
+		'only.  A plain if promises neither')
 	if acquire:
 		text += (', though smp_acquire__after_ctrl_dep() on the ordered '
 			 'path is a compiler barrier too and already keeps the '

@@ -48,10 +48,14 @@ class Variant:
 VARIANTS = {
 	'if': Variant('if', about='the plain if () that volatile_if replaces'),
 	'volatile_if': Variant(None, guarantees=True,
-			       about="base-patch's volatile_if(): a distinct "
-			       'asm volatile in each leg, so the compiler must '
+			       about="base-patch's volatile_if(): an asm "
+			       'volatile in each leg (arm) or in the taken leg '
+			       '(arm64, powerpc, riscv), so the compiler must '
 			       'branch on the condition (TSO: a compiler '
 			       'barrier)'),
+	'per-leg': Variant('per-leg', guarantees=True,
+			   about="base-patch's generic volatile_if() on every "
+			   'architecture: a distinct asm volatile in each leg'),
 	'rfc': Variant('rfc', about="the 2021 RFC's volatile_cond(): bool, "
 		       'fixed branch'),
 	'acquire': Variant('if', ('CODEGEN_ACQUIRE',),
@@ -64,7 +68,7 @@ VARIANTS = {
 			    'of the condition over the then-leg'),
 	'then-asm': Variant('then-asm', guarantees=True,
 			    about='volatile_if with the asm of the then-leg '
-			    'only'),
+			    'only, on arm too'),
 	'else-asm': Variant('else-asm', guarantees=True,
 			    about='volatile_if with the asm of the else-leg '
 			    'only'),
