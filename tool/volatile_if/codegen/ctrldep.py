@@ -352,32 +352,12 @@ def loads_tested(g: Graph, branch: int) -> List[int]:
 	return loads_feeding(g, branch, g.sems[branch].cond)
 
 
-def defs_tested(g: Graph, branch: int) -> List[int]:
-	"""The instructions that, on some path, last wrote a register or flag
-	that the conditional branch at @branch tests."""
+def _walk_back(g: Graph, at: int, regs: FrozenSet[str],
+	       visit: Callable[[int, FrozenSet[str]], FrozenSet[str]]) -> None:
+	"""Walk back from instruction @at along every path, wanting the values
+	of @regs: @visit(n, wanted after n) gives what is still wanted before
+	n; a path ends where nothing is."""
 	preds = g.preds
-	found: Set[int] = set()
-	work = [(p, g.sems[branch].cond) for p in preds[branch]]
-	seen = set()
-	while work:
-		n, needed = work.pop()
-		if (n, needed) in seen or not needed:
-			continue
-		seen.add((n, needed))
-		s = g.sems[n]
-		written = (s.defs | s.loaded) & needed
-		if written:
-			found.add(n)
-			if not s.predicated:
-				needed = needed - written
-		work.extend((p, needed) for p in preds[n])
-	return sorted(found)
-
-
-def loads_feeding(g: Graph, at: int, regs: FrozenSet[str]) -> List[int]:
-	"""The loads whose values @regs hold when instruction @at executes."""
-	preds = g.preds
-	found: Set[int] = set()
 	work = [(p, regs) for p in preds[at]]
 	seen = set()
 	while work:
@@ -385,6 +365,32 @@ def loads_feeding(g: Graph, at: int, regs: FrozenSet[str]) -> List[int]:
 		if (n, needed) in seen or not needed:
 			continue
 		seen.add((n, needed))
+		needed = visit(n, needed)
+		work.extend((p, needed) for p in preds[n])
+
+
+def defs_tested(g: Graph, branch: int) -> List[int]:
+	"""The instructions that, on some path, last wrote a register or flag
+	that the conditional branch at @branch tests."""
+	found: Set[int] = set()
+
+	def visit(n: int, needed: FrozenSet[str]) -> FrozenSet[str]:
+		s = g.sems[n]
+		written = (s.defs | s.loaded) & needed
+		if written:
+			found.add(n)
+			if not s.predicated:
+				return needed - written
+		return needed
+	_walk_back(g, branch, g.sems[branch].cond, visit)
+	return sorted(found)
+
+
+def loads_feeding(g: Graph, at: int, regs: FrozenSet[str]) -> List[int]:
+	"""The loads whose values @regs hold when instruction @at executes."""
+	found: Set[int] = set()
+
+	def visit(n: int, needed: FrozenSet[str]) -> FrozenSet[str]:
 		s = g.sems[n]
 		written = (s.defs | s.loaded) & needed
 		if s.predicated:
@@ -399,7 +405,8 @@ def loads_feeding(g: Graph, at: int, regs: FrozenSet[str]) -> List[int]:
 			needed = (needed - {s.slot}) | s.values
 		if written:
 			needed = (needed - written) | (s.uses if s.defs & written else NONE)
-		work.extend((p, needed) for p in preds[n])
+		return needed
+	_walk_back(g, at, regs, visit)
 	return sorted(found)
 
 
