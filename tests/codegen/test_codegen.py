@@ -1056,6 +1056,70 @@ def test_site_load_in_a_function_not_inlined(tmp_path):
 	assert v.status == 'compiler' and v.loads == [0x0], (v.status, v.why)
 
 
+# h(), which calls f() (not shown in CALL_SOURCE): with volatile_if the
+# compiler inlines f() into it, with if () it tail-calls f().
+H_INLINED = '''
+0000000000000040 <h>:
+get():
+/t/kernel/y.c:3
+inlined by /t/kernel/y.c:7 (h)
+  40:	ldr	w2, [x0]
+f():
+/t/kernel/y.c:7
+inlined by /t/kernel/y.c:12 (h)
+  44:	cbz	w2, 50 <h+0x10>
+/t/kernel/y.c:8
+inlined by /t/kernel/y.c:12 (h)
+  48:	mov	w0, #0x1
+  4c:	str	w0, [x1]
+h():
+/t/kernel/y.c:13
+  50:	ret
+'''
+H_CALLS = '''
+0000000000000040 <h>:
+h():
+/t/kernel/y.c:12
+  40:	b	10 <f>
+'''
+
+
+@pytest.mark.unit
+def test_site_not_inlined_by_a_variant_is_not_compared(tmp_path):
+	"""A function that has the site with volatile_if but not with if ()
+	(which calls the function that does) gets no verdict or cost of if
+	() there: its code is another function's."""
+	(tmp_path / 'kernel').mkdir()
+	(tmp_path / 'kernel' / 'y.c').write_text(CALL_SOURCE)
+	source = sites.SourceLines(tmp_path)
+	arch = arches.get('arm64')
+	symbols = [disasm.Symbol('get', '.text', 0, 0x10, True),
+		   disasm.Symbol('f', '.text', 0x10, 0x2c, True),
+		   disasm.Symbol('h', '.text', 0x40, 0x14, True),
+		   disasm.Symbol('.text', '.text', 0, 0, False)]
+
+	def made(h: str):
+		insns = disasm.parse_code(textwrap.dedent(CALL_SITE + h))
+		return sites._Object(arch, disasm.Object(
+			Path('y.o'), symbols, disasm.functions(symbols, insns)),
+			source)
+
+	objects = {'volatile_if': made(H_INLINED), 'if': made(H_CALLS)}
+	site = sites.Site('kernel/y.c', 7, 'test')
+	reg = sites.Region({7}, {7, 8, 9})
+	results = {r.function: r for r in sites._site_in(
+		arch, objects, site, 'kernel/y.c', reg, 'gcc')}
+	assert set(results) == {'f', 'h'}
+	f, h = results['f'], results['h']
+	assert f.unconverted is not None and f.delta is not None
+	assert h.verdict.status == 'guaranteed', h.verdict.why
+	assert h.unconverted is None and h.delta is None and \
+		h.path_delta is None and h.elsewhere == ['if']
+	assert h.json()['statuses'] == {'volatile_if': 'guaranteed',
+					'if': sites.NOT_HERE}
+	assert 'if' not in h.json()['variants']
+
+
 @pytest.mark.unit
 def test_riscv_call_pair_is_followed():
 	listing = '''
@@ -1617,3 +1681,27 @@ def test_cost_split_by_what_the_plain_if_made():
 	table = _bench_codegen().by_plain_if(m, costs, [('arm', 'gcc')])
 	assert table[-2] == '| arm | gcc | 2 | path -0.5 / +0; size +1 / +2 ' \
 		'| 1 | path +1 / +1; size +3 / +3 |'
+
+
+@pytest.mark.unit
+def test_merged_sites_keep_only_the_variants_not_rerun():
+	"""A rerun's `not here` is not overwritten by the earlier run's
+	numbers; variants the rerun did not compile are kept."""
+	def site(statuses, insns):
+		return {'file': 'a.c', 'line': 1, 'arch': 'arm64',
+			'compiler': 'gcc', 'function': 'h',
+			'variants': dict(insns), 'paths': dict(insns),
+			'statuses': statuses}
+	results = {'sites': {'arches': ['arm64'], 'missing': [], 'failed': [],
+			     'sites': [site({'volatile_if': 'guaranteed',
+					     'if': 'broken', 'rfc': 'guaranteed'},
+					    {'volatile_if': 9, 'if': 4, 'rfc': 12})]}}
+	report = {'arches': ['arm64'], 'missing': [], 'failed': [],
+		  'sites': [site({'volatile_if': 'guaranteed',
+				  'if': sites.NOT_HERE}, {'volatile_if': 9})]}
+	_bench_codegen().merge_sites(results, report)
+	(x,) = results['sites']['sites']
+	assert x['statuses'] == {'volatile_if': 'guaranteed',
+				 'if': sites.NOT_HERE, 'rfc': 'guaranteed'}
+	assert x['variants'] == {'volatile_if': 9, 'rfc': 12}
+	assert _bench_codegen().site_costs(results['sites']) == {}

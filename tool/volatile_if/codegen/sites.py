@@ -34,6 +34,8 @@ from . import corpus, ctrldep, disasm, isa, recompile
 # base-patch's own sites that the KUnit litmus tests run on two CPUs
 KUNIT_FILE = 'lib/volatile_if_kunit.c'
 KUNIT_FUNCTIONS = ('lb_side0', 'lb_side1', 'mp_reader')
+# the status of a variant that did not inline the site into the function
+NOT_HERE = 'not here'
 # the keyword of a site's if, converted or not
 IF = re.compile(r'\b(volatile_)?if\b')
 _EXITS = re.compile(r'\b(return|goto|break|continue)\b')
@@ -165,6 +167,9 @@ class SiteResult:
 	branch: Optional[int] = None        # the first of the site's branches
 	# every variant compiled, volatile_if and if included
 	variants: Dict[str, ctrldep.Verdict] = field(default_factory=dict)
+	# variants whose function has none of the site's code: they did not
+	# inline it there, so their code is not compared (no verdict, no cost)
+	elsewhere: List[str] = field(default_factory=list)
 
 	@property
 	def delta(self) -> Optional[int]:
@@ -188,7 +193,8 @@ class SiteResult:
 			'delta': self.delta, 'path_delta': self.path_delta,
 			'variants': {k: v.insns for k, v in self.variants.items()},
 			'paths': {k: v.path for k, v in self.variants.items()},
-			'statuses': {k: v.status for k, v in self.variants.items()}}
+			'statuses': {**{k: v.status for k, v in self.variants.items()},
+				     **{k: NOT_HERE for k in self.elsewhere}}}
 
 
 @dataclass
@@ -212,10 +218,12 @@ class SiteReport:
 			size = f'{u.insns}->{r.verdict.insns} {r.delta:+d}' if u else \
 				f'{r.verdict.insns}'
 			path = f'{r.path_delta:+d}' if u else '-'
+			plain = u.status if u else \
+				NOT_HERE if 'if' in r.elsewhere else '-'
 			lines.append(
 				f'{r.site.file + ":" + str(r.site.line):<{width}}  '
 				f'{r.arch:<7} {r.compiler:<5} {r.function:<24} '
-				f'{r.verdict.status:<11} {u.status if u else "-":<8} '
+				f'{r.verdict.status:<11} {plain:<8} '
 				f'{size:>11} {path:>9}  '
 				f'{r.verdict.why or (u.why if u else "")}'.rstrip())
 		lines += [f'{m}: not found in the code' for m in self.missing]
@@ -281,12 +289,13 @@ class SourceLines:
 
 
 class _Object:
-	"""One compile of a touched object, disassembled with lines, and the
-	@source it was compiled from."""
+	"""One compile of a touched object, @obj (disassembled with lines),
+	and the @source it was compiled from."""
 
-	def __init__(self, arch: arches.Arch, path: Path, source: SourceLines):
+	def __init__(self, arch: arches.Arch, obj: disasm.Object,
+		     source: SourceLines):
 		self.arch = arch
-		self.obj = disasm.disassemble(arch.objdump, path, lines=True)
+		self.obj = obj
 		self.decoder = isa.decoder(arch.isa)
 		self.source = source
 
@@ -430,13 +439,17 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 def _site_in(arch, objects: Dict[str, _Object], site: Site, file: str,
 	     reg: Region, compiler: str) -> List[SiteResult]:
 	"""The results of @site in every function of objects['volatile_if']
-	that has it, with the verdicts of the other @objects (variants)."""
+	that has it, with the verdicts of the other @objects (variants) that
+	have it in that function too."""
 	results = []
 	conv = objects['volatile_if']
 	for name in conv.functions_at(file, reg.condition):
 		result = None
 		for variant, o in objects.items():
 			if name not in o.obj.functions:
+				continue
+			if name not in o.functions_at(file, reg.condition):
+				result.elsewhere.append(variant)
 				continue
 			v, found, _, g = o.verdict(
 				name, file, reg, corpus.VARIANTS[variant].guarantees)
@@ -479,7 +492,8 @@ def compile_object(b: kbuild.KernelBuild, target: str, variants: Sequence[str],
 			report.failed.append(f'{target} {b.arch.name} {b.cc} {v}: '
 					     f'{corpus.compile_error(e)}')
 			continue
-		objects[v] = _Object(b.arch, path, lines)
+		objects[v] = _Object(b.arch, disasm.disassemble(
+			b.arch.objdump, path, lines=True), lines)
 	return objects
 
 
