@@ -1082,13 +1082,27 @@ h():
 /t/kernel/y.c:12
   40:	b	10 <f>
 '''
+# h() with f() inlined as a plain if () may be: the store made on both
+# paths, with the line of the leg or of h()'s statement before (clang).
+H_STORES = '''
+0000000000000040 <h>:
+f():
+/t/kernel/y.c:@
+inlined by /t/kernel/y.c:12 (h)
+  40:	mov	w0, #0x1
+  44:	str	w0, [x1]
+h():
+/t/kernel/y.c:13
+  48:	ret
+'''
 
 
 @pytest.mark.unit
 def test_site_not_inlined_by_a_variant_is_not_compared(tmp_path):
 	"""A function that has the site with volatile_if but not with if ()
 	(which calls the function that does) gets no verdict or cost of if
-	() there: its code is another function's."""
+	() there: its code is another function's.  One that has only the
+	stores of the site with if () has it."""
 	(tmp_path / 'kernel').mkdir()
 	(tmp_path / 'kernel' / 'y.c').write_text(CALL_SOURCE)
 	source = sites.SourceLines(tmp_path)
@@ -1098,8 +1112,8 @@ def test_site_not_inlined_by_a_variant_is_not_compared(tmp_path):
 		   disasm.Symbol('h', '.text', 0x40, 0x14, True),
 		   disasm.Symbol('.text', '.text', 0, 0, False)]
 
-	def made(h: str):
-		insns = disasm.parse_code(textwrap.dedent(CALL_SITE + h))
+	def made(h: str, f: str = CALL_SITE):
+		insns = disasm.parse_code(textwrap.dedent(f + h))
 		return sites._Object(arch, disasm.Object(
 			Path('y.o'), symbols, disasm.functions(symbols, insns)),
 			source)
@@ -1118,6 +1132,17 @@ def test_site_not_inlined_by_a_variant_is_not_compared(tmp_path):
 	assert h.json()['statuses'] == {'volatile_if': 'guaranteed',
 					'if': sites.NOT_HERE}
 	assert 'if' not in h.json()['variants']
+	# but a site whose condition left no code is compared, and broken:
+	# with the store of its leg
+	objects['if'] = made(H_STORES.replace('@', '8'))
+	h = sites._site_in(arch, objects, site, 'kernel/y.c', reg, 'gcc')[1]
+	assert not h.elsewhere and h.unconverted.status == 'broken', h
+	assert h.delta == 5 - 3
+	# with no code of the site in any function (f() too made otherwise)
+	objects['if'] = made(H_STORES.replace('@', '6'),
+			     re.sub(r'y\.c:[789]', 'y.c:6', CALL_SITE))
+	h = sites._site_in(arch, objects, site, 'kernel/y.c', reg, 'gcc')[1]
+	assert not h.elsewhere and h.unconverted.status == 'broken', h
 
 
 @pytest.mark.unit

@@ -439,8 +439,13 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 def _site_in(arch, objects: Dict[str, _Object], site: Site, file: str,
 	     reg: Region, compiler: str) -> List[SiteResult]:
 	"""The results of @site in every function of objects['volatile_if']
-	that has it, with the verdicts of the other @objects (variants) that
-	have it in that function too."""
+	that has code of its condition, with the verdicts of the other
+	@objects (variants) in that function; but not of a variant that has
+	code of the site (its condition, or what it orders: a plain if () may
+	have only the stores) in other functions and not in that one, which
+	it calls instead.  A variant that has no code of the site anywhere
+	made it into code the line table gives other lines: its verdict
+	stands (a select is broken)."""
 	results = []
 	conv = objects['volatile_if']
 	for name in conv.functions_at(file, reg.condition):
@@ -448,7 +453,8 @@ def _site_in(arch, objects: Dict[str, _Object], site: Site, file: str,
 		for variant, o in objects.items():
 			if name not in o.obj.functions:
 				continue
-			if name not in o.functions_at(file, reg.condition):
+			here = o.functions_at(file, reg.condition | reg.ordered)
+			if here and name not in here:
 				result.elsewhere.append(variant)
 				continue
 			v, found, _, g = o.verdict(
