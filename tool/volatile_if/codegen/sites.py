@@ -167,8 +167,8 @@ class SiteResult:
 	branch: Optional[int] = None        # the first of the site's branches
 	# every variant compiled, volatile_if and if included
 	variants: Dict[str, ctrldep.Verdict] = field(default_factory=dict)
-	# variants whose function has none of the site's code: they did not
-	# inline it there, so their code is not compared (no verdict, no cost)
+	# variants that call the site in another function instead of inlining
+	# it into this one: not compared (no verdict, no cost; _site_in())
 	elsewhere: List[str] = field(default_factory=list)
 
 	@property
