@@ -448,13 +448,15 @@ def _site_in(arch, objects: Dict[str, _Object], site: Site, file: str,
 	stands (a select is broken)."""
 	results = []
 	conv = objects['volatile_if']
+	# per variant, the functions with code of the site
+	here = {v: o.functions_at(file, reg.condition | reg.ordered)
+		for v, o in objects.items()}
 	for name in conv.functions_at(file, reg.condition):
 		result = None
 		for variant, o in objects.items():
 			if name not in o.obj.functions:
 				continue
-			here = o.functions_at(file, reg.condition | reg.ordered)
-			if here and name not in here:
+			if here[variant] and name not in here[variant]:
 				result.elsewhere.append(variant)
 				continue
 			v, found, _, g = o.verdict(
