@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from volatile_if import arches, tree
-from volatile_if.codegen import corpus, ctrldep, disasm, isa, recompile, sites
+from volatile_if import arches, scan, tree
+from volatile_if.codegen import (corpus, ctrldep, disasm, isa, recompile,
+				 sites, survey)
 from volatile_if.common import GENERATED_PATCHES, Error
 
 
@@ -1097,16 +1098,12 @@ h():
 '''
 
 
-@pytest.mark.unit
-def test_site_not_inlined_by_a_variant_is_not_compared(tmp_path):
-	"""A function that has the site with volatile_if but not with if ()
-	(which calls the function that does) gets no verdict or cost of if
-	() there: its code is another function's.  One that has only the
-	stores of the site with if () has it."""
-	(tmp_path / 'kernel').mkdir()
-	(tmp_path / 'kernel' / 'y.c').write_text(CALL_SOURCE)
-	source = sites.SourceLines(tmp_path)
-	arch = arches.get('arm64')
+def _call_objects(root: Path):
+	"""A maker of y.o's _Object from h()'s listing (and f()'s), with
+	CALL_SOURCE as kernel/y.c under @root."""
+	(root / 'kernel').mkdir()
+	(root / 'kernel' / 'y.c').write_text(CALL_SOURCE)
+	source = sites.SourceLines(root)
 	symbols = [disasm.Symbol('get', '.text', 0, 0x10, True),
 		   disasm.Symbol('f', '.text', 0x10, 0x2c, True),
 		   disasm.Symbol('h', '.text', 0x40, 0x14, True),
@@ -1114,10 +1111,20 @@ def test_site_not_inlined_by_a_variant_is_not_compared(tmp_path):
 
 	def made(h: str, f: str = CALL_SITE):
 		insns = disasm.parse_code(textwrap.dedent(f + h))
-		return sites._Object(arch, disasm.Object(
+		return sites._Object(arches.get('arm64'), disasm.Object(
 			Path('y.o'), symbols, disasm.functions(symbols, insns)),
 			source)
+	return made
 
+
+@pytest.mark.unit
+def test_site_not_inlined_by_a_variant_is_not_compared(tmp_path):
+	"""A function that has the site with volatile_if but not with if ()
+	(which calls the function that does) gets no verdict or cost of if
+	() there: its code is another function's.  One that has only the
+	stores of the site with if () has it."""
+	arch = arches.get('arm64')
+	made = _call_objects(tmp_path)
 	objects = {'volatile_if': made(H_INLINED), 'if': made(H_CALLS)}
 	site = sites.Site('kernel/y.c', 7, 'test')
 	reg = sites.Region({7}, {7, 8, 9})
@@ -1143,6 +1150,30 @@ def test_site_not_inlined_by_a_variant_is_not_compared(tmp_path):
 			     re.sub(r'y\.c:[789]', 'y.c:6', CALL_SITE))
 	h = sites._site_in(arch, objects, site, 'kernel/y.c', reg, 'gcc')[1]
 	assert not h.elsewhere and h.unconverted.status == 'broken', h
+
+
+@pytest.mark.unit
+def test_survey_has_no_cell_where_the_plain_if_calls_the_site(tmp_path):
+	"""The survey's cells are the plain if ()'s functions: not h() where
+	it calls f() for the site (volatile_if inlined it), and h() where
+	only if () inlined it, without a volatile_if() verdict there."""
+	arch = arches.get('arm64')
+	made = _call_objects(tmp_path)
+	target = survey.Target(scan.Site('kernel/y.c', 7, 1, 'f',
+					 'acquire-in-branch', 'convert', 'high',
+					 ''), True)
+	reg = sites.Region({7}, {7, 8, 9})
+
+	def cells(conv: str, plain: str) -> dict:
+		objects = {'volatile_if': made(conv), 'if': made(plain)}
+		return {c.symbol: c for c in survey._cells(
+			arch, 'gcc', 'O2', objects, target, reg)}
+	got = cells(H_INLINED, H_CALLS)
+	assert set(got) == {'f'} and got['f'].volatile.status == 'guaranteed'
+	got = cells(H_CALLS, H_INLINED)
+	assert set(got) == {'f', 'h'}, got
+	assert got['h'].plain.status == 'compiler' and got['h'].volatile is None
+	assert got['f'].volatile.status == 'guaranteed'
 
 
 @pytest.mark.unit

@@ -306,6 +306,12 @@ class _Object:
 			 if any(_at(i, file, lines) for i in f.insns)}
 		return sorted(n for n in names if n in self.obj.functions)
 
+	def with_site(self, file: str, reg: 'Region') -> List[str]:
+		"""The functions with code of the site of @file at @reg: of its
+		condition, or of what it orders (a plain if () may keep only
+		the stores)."""
+		return self.functions_at(file, reg.condition | reg.ordered)
+
 	def graph(self, name: str) -> ctrldep.Graph:
 		return ctrldep.graph(self.obj, self.obj.functions[name], self.decoder)
 
@@ -314,6 +320,15 @@ class _Object:
 		"""verdict() of the site of @file at @reg in function @name."""
 		return verdict(self.arch, self.obj, self.decoder, self.graph(name),
 			       file, reg, branch_required, self.source.marked)
+
+
+def calls_site(with_site: Sequence[str], name: str) -> bool:
+	"""Whether function @name has no code of a site that other functions
+	of its object have (@with_site, _Object.with_site()): it calls them
+	instead of inlining the site, and the site is theirs.  With no code of
+	the site anywhere, the compiler made it into code the line table gives
+	other lines (a select), and the site is still @name's."""
+	return bool(with_site) and name not in with_site
 
 
 class SiteVerdict(NamedTuple):
@@ -440,23 +455,18 @@ def _site_in(arch, objects: Dict[str, _Object], site: Site, file: str,
 	     reg: Region, compiler: str) -> List[SiteResult]:
 	"""The results of @site in every function of objects['volatile_if']
 	that has code of its condition, with the verdicts of the other
-	@objects (variants) in that function; but not of a variant that has
-	code of the site (its condition, or what it orders: a plain if () may
-	have only the stores) in other functions and not in that one, which
-	it calls instead.  A variant that has no code of the site anywhere
-	made it into code the line table gives other lines: its verdict
-	stands (a select is broken)."""
+	@objects (variants) in that function; but not of a variant that calls
+	the site there (calls_site()).  A variant with no code of the site
+	anywhere keeps its verdict (a select is broken)."""
 	results = []
 	conv = objects['volatile_if']
-	# per variant, the functions with code of the site
-	here = {v: o.functions_at(file, reg.condition | reg.ordered)
-		for v, o in objects.items()}
+	here = {v: o.with_site(file, reg) for v, o in objects.items()}
 	for name in conv.functions_at(file, reg.condition):
 		result = None
 		for variant, o in objects.items():
 			if name not in o.obj.functions:
 				continue
-			if here[variant] and name not in here[variant]:
+			if calls_site(here[variant], name):
 				result.elsewhere.append(variant)
 				continue
 			v, found, _, g = o.verdict(

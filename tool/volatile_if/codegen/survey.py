@@ -155,16 +155,21 @@ def build(worktree: Path, arch: arches.Arch, compiler: str, opt: str,
 def _cells(arch: arches.Arch, compiler: str, opt: str,
 	   objects: Dict[str, sites._Object], t: Target,
 	   region: sites.Region) -> List[Cell]:
-	"""The cells of @t: one per function of the compiled object that has
-	code of its condition.  Unlike a converted site's (sites.py), a plain
-	if whose branches test no load is unknown, not broken."""
+	"""The cells of @t: one per function of the plain if ()'s object that
+	has code of its condition, as it or as volatile_if() (a select may
+	leave none), and does not call the site (sites.calls_site()).  Unlike
+	a converted site's (sites.py), a plain if whose branches test no load
+	is unknown, not broken."""
 	out = []
-	plain = objects['if']
-	for name in objects['volatile_if'].functions_at(t.site.file, region.condition):
-		if name not in plain.obj.functions:
+	plain, conv = objects['if'], objects['volatile_if']
+	file = t.site.file
+	here = {v: o.with_site(file, region) for v, o in objects.items()}
+	for name in sorted(set(conv.functions_at(file, region.condition)) |
+			   set(plain.functions_at(file, region.condition))):
+		if name not in plain.obj.functions or \
+		   sites.calls_site(here['if'], name):
 			continue
-		v, found, tested, _ = plain.verdict(name, t.site.file, region,
-						    False)
+		v, found, tested, _ = plain.verdict(name, file, region, False)
 		if found and not tested:
 			# The branch tests a local set elsewhere or the value of a
 			# function of another object: the load is out of this if's
@@ -187,9 +192,10 @@ def _cells(arch: arches.Arch, compiler: str, opt: str,
 				'&& or ||: where an earlier one decides, the source ' \
 				f'orders nothing after it; {v.why}'
 		cell = Cell(t, arch.name, compiler, opt, name, v)
-		if t.converted:
-			cell.volatile = objects['volatile_if'].verdict(
-				name, t.site.file, region, True).verdict
+		if t.converted and name in conv.obj.functions and \
+		   not sites.calls_site(here['volatile_if'], name):
+			cell.volatile = conv.verdict(name, file, region,
+						     True).verdict
 		out.append(cell)
 	return out
 
