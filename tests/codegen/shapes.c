@@ -166,3 +166,27 @@ void cg_u64_identical(u64 *a, int *b, int *c, int x)
 		*c = x + 2;
 	}
 }
+
+/* likely() and unlikely() work as in if (): the leg they make cold is laid
+ * out after the hot path's return.  clang drops the hint of a value kept in
+ * a variable.
+ * codegen: depends hint */
+void cg_unlikely_leg(int *a, int *b, int *c)
+{
+	volatile_if (unlikely(LOAD(a) == 3)) {
+		WRITE_ONCE(*c, 2);
+		do_something();
+	}
+	WRITE_ONCE(*b, 1);
+}
+
+/* codegen: depends hint */
+void cg_likely_leg(int *a, int *b, int *c)
+{
+	volatile_if (likely(LOAD(a))) {
+		WRITE_ONCE(*b, 1);
+	} else {
+		WRITE_ONCE(*c, 2);
+		do_something();
+	}
+}

@@ -80,7 +80,7 @@ CHECKED = ('if', 'volatile_if')
 class Case:
 	name: str                   # without the cg_ prefix
 	file: str
-	tags: Tuple[str, ...]       # depends, if-breaks, constant
+	tags: Tuple[str, ...]       # depends, if-breaks, constant, far, hint
 
 	@property
 	def symbol(self) -> str:
@@ -231,6 +231,27 @@ class Matrix:
 		}
 
 
+def object_path(tree_name: str, arch: str, compiler: str, variant: str,
+		file: str) -> Path:
+	"""Where run() puts corpus @file compiled for @arch with @compiler as
+	@variant, in the tree called @tree_name."""
+	return OUT / tree_name / f'{arch}-{compiler}' / variant / (Path(file).stem + '.o')
+
+
+def cold_leg_after_return(arch: arches.Arch, obj: disasm.Object,
+			  case: Case) -> bool:
+	"""Whether @case, a "hint" case of @obj, lays out the leg its likely()
+	or unlikely() makes cold, the one that calls do_something(), after the
+	hot path's first return, as an if () with the hint does."""
+	decoder = isa.decoder(arch.isa)
+	insns = obj.functions[case.symbol].insns
+	ret = next((n for n, i in enumerate(insns)
+		    if decoder.decode(i).flow == 'ret'), None)
+	call = next((n for n, i in enumerate(insns)
+		     if i.reloc and i.reloc[1] == 'do_something'), None)
+	return ret is not None and call is not None and ret < call
+
+
 def compile_error(e: Error) -> str:
 	"""The line of a failed compile that says why: the first error."""
 	lines = (e.details or '').strip().splitlines()
@@ -277,7 +298,7 @@ def run(arch_names: Sequence[str] = arches.CODEGEN_ARCHES,
 		a, c, v, f, b, argv = job
 		arch = arches.get(a)
 		names = [k for k in corpus_cases if k.file == f]
-		out = OUT / b.tree.name / f'{a}-{c}' / v / (Path(f).stem + '.o')
+		out = object_path(b.tree.name, a, c, v, f)
 		overlay = VARIANTS[v].overlay
 		try:
 			recompile.compile_c(b, argv, corpus / f, out,
