@@ -35,4 +35,7 @@ def test_slice_gives_the_committed_cells(test_tree):
 		(arch, cc, opt)]
 	assert want and not made['not_compiled']
 	assert _verdicts(made['cells']) == _verdicts(want)
-	assert all(c['volatile_if']['status'] == 'guaranteed' for c in made['cells'])
+	# a function that has the site only with if () has no volatile_if()
+	# verdict (gcc 12 inlines __lock_task_sighand() into its callers there)
+	converted = [c['volatile_if'] for c in made['cells'] if c['volatile_if']]
+	assert converted and all(v['status'] == 'guaranteed' for v in converted)
