@@ -1693,11 +1693,12 @@ def test_matrix(codegen_tree):
 			if arch.tso:
 				continue
 			for c in m.compilers:
+				objs = {f: disasm.disassemble(arch.objdump, corpus.object_path(
+					codegen_tree.name, a, c, 'volatile_if', f))
+					for f in {k.file for k in hint}}
 				for k in hint:
-					obj = disasm.disassemble(arch.objdump, corpus.object_path(
-						codegen_tree.name, a, c, 'volatile_if', k.file))
 					laid_out[k.name, a, c] = corpus.cold_leg_after_return(
-						arch, obj, k)
+						arch, objs[k.file], k)
 	assert laid_out and all(laid_out.values()), laid_out
 
 
