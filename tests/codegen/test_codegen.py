@@ -1579,6 +1579,44 @@ def test_patch_sites(tmp_path):
 		sites.patch_sites(p)
 
 
+SPLIT = '''\
+diff --git a/kernel/sched/core.c b/kernel/sched/core.c
+--- a/kernel/sched/core.c
++++ b/kernel/sched/core.c
+@@ -4152,8 +4152,10 @@ try_to_wake_up(struct task_struct *p)
+ 	smp_rmb();
+-	if (READ_ONCE(p->on_rq) && ttwu_runnable(p, wake_flags))
+-		goto unlock;
++	volatile_if (READ_ONCE(p->on_rq)) {
++		if (ttwu_runnable(p, wake_flags))
++			goto unlock;
++	}
+ 
+'''
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize('added, ok', [
+	(None, True),
+	# not the same statement: another condition, code after the inner if,
+	# the parts swapped
+	(('+\t\tif (ttwu_runnable(p, wake_flags))', '+\t\tif (ttwu_runnable(p, flags))'),
+	 False),
+	(('goto unlock;\n+\t}', 'goto unlock;\n+\t\tx();\n+\t}'), False),
+	(('READ_ONCE(p->on_rq)) {\n+\t\tif (ttwu_runnable(p, wake_flags))',
+	  'ttwu_runnable(p, wake_flags)) {\n+\t\tif (READ_ONCE(p->on_rq))'), False),
+])
+def test_patch_sites_of_a_split_condition(tmp_path, added, ok):
+	p = tmp_path / '0007-sched.patch'
+	p.write_text(SPLIT.replace(*added) if added else SPLIT)
+	if ok:
+		assert sites.patch_sites(p) == [
+			sites.Site('kernel/sched/core.c', 4153, '0007-sched.patch')]
+	else:
+		with pytest.raises(Error, match='more than'):
+			sites.patch_sites(p)
+
+
 @pytest.mark.unit
 def test_retarget():
 	argv = ['ccache', 'gcc', '-Wp,-MMD,lib/.x.o.d', '-nostdinc', '-Iinclude',

@@ -34,6 +34,21 @@ def test_series_is_committed():
 @pytest.mark.unit
 @pytest.mark.parametrize('folder', sorted(common.GENERATED_PATCHES.parent.glob('6.*')),
 			 ids=lambda p: p.name)
+def test_no_trailer_but_the_sign_off(folder):
+	"""git interpret-trailers and b4 take a line "Word-by: ..." for a
+	trailer: the wrapped text must not start one."""
+	for p in sorted(folder.glob('*.patch')):
+		text = p.read_text()
+		body = re.split(r'^---?\s*$', text[text.index('\n\n'):], flags=re.M)[0]
+		trailers = re.findall(r'^[A-Za-z-]+-by:.*', body, re.M)
+		want = [] if p.name.startswith('0000-') else \
+			[f'Signed-off-by: {convert.EXAMPLE_IDENTITY}']
+		assert trailers == want, p.name
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize('folder', sorted(common.GENERATED_PATCHES.parent.glob('6.*')),
+			 ids=lambda p: p.name)
 def test_recipients_come_from_the_code_not_the_words(folder):
 	# The messages say what the change does on riscv; that is no reason to
 	# send a patch to RISC-V's maintainers (a K: keyword of MAINTAINERS).

@@ -119,3 +119,27 @@ def test_compound_condition_says_which_part_loads(cond, compound):
 	       '\tsmp_acquire__after_ctrl_dep();\n\tWRITE_ONCE(p->state, 1);\n'
 	       'out:\n\treturn 0;\n}\n')
 	assert facts.site_facts(src, 3, 1, 'acquire-early-exit').compound == compound
+
+
+@pytest.mark.parametrize('cond, after, split', [
+	('READ_ONCE(p->on_rq) && ttwu(p)', '', True),
+	('(READ_ONCE(p->on_rq) && ttwu(p) && q)', '', True),
+	# the later part tests a load: the whole condition is the load's
+	('READ_ONCE(p->on_rq) && READ_ONCE(p->x)', '', False),
+	('READ_ONCE(p->on_rq) && v == 2 && ttwu(p)', '', False),
+	# no call, or only the compiler's words
+	('READ_ONCE(p->on_rq) && q', '', False),
+	('READ_ONCE(p->on_rq) && likely(q)', '', False),
+	# not one if (a && b) without else on one line
+	('READ_ONCE(p->on_rq) && ttwu(p)', '\telse\n\t\tq = 0;\n', False),
+	('READ_ONCE(p->on_rq) &&\n\t    ttwu(p)', '', False),
+	('READ_ONCE(p->on_rq) && ttwu(p) || q', '', False),
+	('unlikely(READ_ONCE(p->on_rq) && ttwu(p))', '', False),
+	('ttwu(p) && READ_ONCE(p->on_rq)', '', False),
+])
+def test_split_only_where_the_load_and_a_call_decide(cond, after, split):
+	src = (f'int f(struct s *p, int q)\n{{\n\tint v = READ_ONCE(p->v);\n\n'
+	       f'\tif ({cond})\n\t\tgoto out;\n{after}'
+	       '\tsmp_acquire__after_ctrl_dep();\n\tWRITE_ONCE(p->state, 1);\n'
+	       'out:\n\treturn 0;\n}\n')
+	assert facts.site_facts(src, 5, 1, 'acquire-early-exit').split == split

@@ -4,7 +4,7 @@
 import pytest
 
 from volatile_if import ctext
-from volatile_if.rewrite import RewriteError, convert_all, convert_if
+from volatile_if.rewrite import RewriteError, convert_all, convert_if, split_if
 
 pytestmark = pytest.mark.unit
 
@@ -92,12 +92,12 @@ def test_idempotent():
 	# The same position, or the position of the if inside volatile_if.
 	assert convert_if(once, 1, 1) == once
 	assert convert_if(once, 1, 10) == once
-	assert convert_all(src, [(1, 1), (1, 1)]) == once
+	assert convert_all(src, [(1, 1, False), (1, 1, False)]) == once
 
 
 def test_several_sites_in_one_file():
 	src = '\tif (a)\n\t\tx();\n\tif (b &&\n\t    c)\n\t\ty();\n'
-	assert convert_all(src, [(1, 1), (3, 1)]) == \
+	assert convert_all(src, [(1, 1, False), (3, 1, False)]) == \
 		'\tvolatile_if (a)\n\t\tx();\n\tvolatile_if (b &&\n\t\t     c)\n\t\ty();\n'
 
 
@@ -110,3 +110,56 @@ def test_several_sites_in_one_file():
 def test_wrong_position_is_an_error(src, line, col):
 	with pytest.raises(RewriteError):
 		convert_if(src, line, col)
+	with pytest.raises(RewriteError):
+		split_if(src, line, col)
+
+
+def test_split_moves_the_rest_of_the_condition_into_the_leg():
+	src = ('\tsmp_rmb();\n'
+	       '\tif (READ_ONCE(p->on_rq) && ttwu_runnable(p, wake_flags))\n'
+	       '\t\tgoto unlock;\n'
+	       '\n')
+	assert split_if(src, 2, 1) == (
+		'\tsmp_rmb();\n'
+		'\tvolatile_if (READ_ONCE(p->on_rq)) {\n'
+		'\t\tif (ttwu_runnable(p, wake_flags))\n'
+		'\t\t\tgoto unlock;\n'
+		'\t}\n'
+		'\n')
+
+
+def test_split_of_a_block_keeps_preprocessor_lines_and_the_rest_of_the_line():
+	src = ('\t} else if ((x != NULL && f(x) && g(y))) { /* hot */\n'
+	       '#ifdef C\n'
+	       '\t\ta = 1;\n'
+	       '#endif\n'
+	       '\t}\n'
+	       '\treturn a;\n')
+	assert split_if(src, 1, 8) == (
+		'\t} else volatile_if (x) {\n'
+		'\t\tif (f(x) && g(y)) { /* hot */\n'
+		'#ifdef C\n'
+		'\t\t\ta = 1;\n'
+		'#endif\n'
+		'\t\t}\n'
+		'\t}\n'
+		'\treturn a;\n')
+
+
+def test_split_is_idempotent_and_chosen_per_site():
+	src = '\tif (READ_ONCE(a) && f())\n\t\tb();\n\tif (READ_ONCE(c))\n\t\td();\n'
+	once = convert_all(src, [(1, 1, True), (3, 1, False)])
+	assert once == ('\tvolatile_if (READ_ONCE(a)) {\n\t\tif (f())\n\t\t\tb();\n\t}\n'
+			'\tvolatile_if (READ_ONCE(c))\n\t\td();\n')
+	assert split_if(once, 1, 1) == once
+
+
+@pytest.mark.parametrize('src', [
+	'\tif (READ_ONCE(a) && f())\n\t\tb();\n\telse\n\t\tc();\n',
+	'\tif (READ_ONCE(a) &&\n\t    f())\n\t\tb();\n',
+	'\tif (READ_ONCE(a) || f())\n\t\tb();\n',
+	'\tif (READ_ONCE(a) && f() || g())\n\t\tb();\n',
+])
+def test_split_refuses_what_is_not_the_same_statement_split(src):
+	with pytest.raises(RewriteError):
+		split_if(src, 1, 1)

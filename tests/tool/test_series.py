@@ -130,16 +130,18 @@ def test_series_value_keeps_the_cover_letter_apart():
 	assert tree.Series.of(files[1:]).cover is None
 
 
-@pytest.mark.parametrize('compound, said, not_said', [
-	('first', 'the load in the first: the compiler has to branch on it',
+@pytest.mark.parametrize('compound, split, said, not_said', [
+	('first', False, 'the load in the first: the compiler has to branch on it',
 	 'in a later one only'),
-	('later', 'the load in a later one only', 'has to branch on it'),
-	('', None, 'joins its parts'),
+	('first', True, 'volatile_if() takes the load alone, and an if () in its '
+	 'leg makes the call', 'joins its parts'),
+	('later', False, 'the load in a later one only', 'has to branch on it'),
+	('', False, None, 'joins its parts'),
 ])
-def test_message_of_a_compound_condition(compound, said, not_said):
+def test_message_of_a_compound_condition(compound, split, said, not_said):
 	c = conv('kernel/sched/core.c', 4153, 'try_to_wake_up',
 		 'READ_ONCE(p->on_rq) && ttwu_runnable(p, wake_flags)',
-		 idiom='acquire-early-exit', compound=compound)
+		 idiom='acquire-early-exit', compound=compound, split=split)
 	flat = ' '.join(series.message('sched/core', [c], 'A <a@b.c>').split())
 	if said:
 		assert said in flat

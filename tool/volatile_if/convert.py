@@ -125,7 +125,8 @@ def conversions(worktree: Path, sites: Sequence[scan.Site],
 def apply(worktree: Path, convert: Sequence[series.Conversion]) -> None:
 	by_file: Dict[str, list] = {}
 	for c in convert:
-		by_file.setdefault(c.site.file, []).append((c.site.line, c.site.column))
+		by_file.setdefault(c.site.file, []).append(
+			(c.site.line, c.site.column, c.facts.split))
 	for name, positions in sorted(by_file.items()):
 		path = worktree / name
 		try:

@@ -68,6 +68,10 @@ class Facts:
 	# part holds the load (a branch on it precedes the rest and both legs),
 	# 'later' when only a later part does; '' for a simple condition.
 	compound: str = ''
+	# volatile_if() takes the first part alone and an if () in its leg
+	# the rest (rewrite.py): the condition is one line, "load && call",
+	# the later parts test no load, and there is no else.
+	split: bool = False
 	barrier: bool = False                    # smp_acquire__after_ctrl_dep() orders the path
 	stores: List[str] = field(default_factory=list)  # after the branch, on the ordered path
 	calls: List[str] = field(default_factory=list)   # calls there that may store
@@ -396,6 +400,27 @@ def _path_after(source: str, code: str, at: int, body_open: int,
 	return region
 
 
+_NOT_CALLS = {'if', 'likely', 'unlikely', 'sizeof', 'typeof', '__typeof__'}
+
+
+def _splits(cond: str, before: str, statement: str) -> bool:
+	"""Whether @cond is "load && call": parts joined by && only, the later
+	ones testing no load (written in them or assigned to a local they test)
+	and calling a function.  There the call decides wherever the load does
+	not, and volatile_if (cond) would branch on its result; volatile_if
+	(first) { if (rest) ... } branches on the load.  On one line and not in
+	a macro, which rewrite.split_if() does not handle."""
+	code = ctext.strip_parens(ctext.blank(cond))
+	parts = ctext.split_top(code, ('&&',))
+	if len(parts) < 2 or len(ctext.split_top(code, ('||',))) > 1 or \
+	   '\n' in cond or '\\\n' in statement:
+		return False
+	rest = '&&'.join(parts[1:])
+	return not find_loads(rest, before) and any(
+		m.group(1) not in _NOT_CALLS
+		for m in re.finditer(r'\b([A-Za-z_]\w*)\s*\(', rest))
+
+
 def site_facts(source: str, line: int, column: int, idiom: str,
 	       defs: Optional[Definitions] = None, near: str = '') -> Facts:
 	"""The facts of the site whose `if` is at @line, @column of @source."""
@@ -420,6 +445,8 @@ def site_facts(source: str, line: int, column: int, idiom: str,
 	legs = [(close + 1, then_end)]
 	if if_end > then_end:
 		legs.append((code.index('else', then_end) + 4, if_end))
+	facts.split = facts.compound == 'first' and len(legs) == 1 and \
+		_splits(cond, source[body_open:pos], source[pos:if_end])
 	facts.leg_exits = any(_EXIT.match(_last_statement(source[a:b]))
 			      for a, b in legs)
 	barrier = re.compile(rf'\b{BARRIER}\s*\(').search(code, close, body_close)

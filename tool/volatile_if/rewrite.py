@@ -6,7 +6,9 @@ the source text, so that nothing else moves: the condition keeps its words
 and line breaks, and the lines that continue it move right by the width of
 "volatile_", which keeps them aligned with the open parenthesis as
 checkpatch wants.  The one exception is what checkpatch --strict asks of the
-lines a patch touches: a comparison to NULL becomes "!x" or "x".
+lines a patch touches: a comparison to NULL becomes "!x" or "x".  A site
+whose condition is "load && call" (facts.Facts.split) is split instead:
+volatile_if (load) { if (call) ... }.
 Input: source text and positions; output: source text.
 """
 
@@ -75,6 +77,15 @@ def _keep_backslash(old: str, new: str) -> str:
 	return body + fill + ' ' * (column - col) + '\\\n'
 
 
+def _expect_if(text: str, line: int, col: int) -> None:
+	"""Fails unless the keyword `if` is at @col of @text, line @line."""
+	if text[col:col + 2] != 'if' or \
+	   (col and _IDENT.match(text[col - 1])) or \
+	   (col + 2 < len(text) and _IDENT.match(text[col + 2])):
+		raise RewriteError(f'line {line}, column {col}: expected "if", '
+				   f'found {text.strip()!r}')
+
+
 def convert_if(source: str, line: int, col: int) -> str:
 	"""@source with the `if` at @line (1-based), @col (0-based) turned into
 	volatile_if.  A site already converted is left as it is."""
@@ -86,11 +97,7 @@ def convert_if(source: str, line: int, col: int) -> str:
 	if PREFIX + 'if' in (text[col:col + len(PREFIX) + 2],
 			     text[max(col - len(PREFIX), 0):col + 2]):
 		return source
-	if text[col:col + 2] != 'if' or \
-	   (col and _IDENT.match(text[col - 1])) or \
-	   (col + 2 < len(text) and _IDENT.match(text[col + 2])):
-		raise RewriteError(f'line {line}, column {col}: expected "if", '
-				   f'found {text.strip()!r}')
+	_expect_if(text, line, col)
 	end_row, _ = condition_end(lines, row, col)
 	old = lines
 	# as many lines: a comparison to NULL only gets shorter
@@ -106,9 +113,43 @@ def convert_if(source: str, line: int, col: int) -> str:
 	return ''.join(lines)
 
 
-def convert_all(source: str, positions: Iterable[Tuple[int, int]]) -> str:
-	"""Convert several sites of one file; later lines first, so that the
-	positions of the earlier ones still hold."""
-	for line, col in sorted(set(positions), reverse=True):
-		source = convert_if(source, line, col)
+def split_if(source: str, line: int, col: int) -> str:
+	"""@source with the `if (a && b) s` at @line, @col (no else, its
+	condition on one line) turned into `volatile_if (a) { if (b) s }`: the
+	same statement, whose volatile_if() tests a alone.  The statement moves
+	right by a tab.  A site already split is left as it is."""
+	lines = source.splitlines()
+	if not 0 < line <= len(lines):
+		raise RewriteError(f'line {line}: past the end of the file')
+	pos = ctext.offset(source, line, col)
+	if source.startswith(PREFIX + 'if', pos):
+		return source
+	_expect_if(lines[line - 1], line, col)
+	try:
+		source = ctext.null_tests_at(source, pos)
+		open_, close = ctext.condition(source, pos)
+		end = ctext.statement_end(source, close + 1)
+	except ctext.CTextError as e:
+		raise RewriteError(f'line {line}: {e}') from None
+	cond = ctext.strip_parens(source[open_ + 1:close])
+	parts = ctext.split_top(cond, ('&&',))
+	if len(parts) < 2 or len(ctext.split_top(cond, ('||',))) > 1 or \
+	   '\n' in cond or re.compile(r'\s*else\b').match(ctext.blank(source), end):
+		raise RewriteError(f'line {line}: not "if (a && b)" on one line '
+				   'without else: cannot split it')
+	start = source.rfind('\n', 0, pos) + 1
+	ind = re.match(r'[ \t]*', source[start:]).group(0)
+	# Every line of the statement after the first, but preprocessor lines.
+	body = re.sub(r'\n(?=[ \t]*[^\s#])', '\n\t', source[close + 1:end])
+	return (f'{source[:pos]}{PREFIX}if ({parts[0].strip()}) {{\n'
+		f'{ind}\tif ({"&&".join(parts[1:]).strip()}){body}\n'
+		f'{ind}}}{source[end:]}')
+
+
+def convert_all(source: str, positions: Iterable[Tuple[int, int, bool]]) -> str:
+	"""Convert several sites of one file, each (line, column, whether to
+	split it); later lines first, so that the positions of the earlier
+	ones still hold."""
+	for line, col, split in sorted(set(positions), reverse=True):
+		source = (split_if if split else convert_if)(source, line, col)
 	return source

@@ -136,7 +136,13 @@ def _paragraph(c: Conversion) -> str:
 	text = (f'In {c.site.function}(), the branch on "{f.condition}" '
 		f'{_load_text(c)}.  {_guarded_text(c)}  It is a control '
 		f'dependency: {WHY[c.site.idiom]} ({c.site.idiom}).')
-	if f.compound == 'first':
+	if f.split:
+		text += ('  The condition is the load && a call, whose result '
+			 'the load does not decide.  So volatile_if() takes the '
+			 'load alone, and an if () in its leg makes the call.  It '
+			 'is the same statement, and volatile_if() branches on the '
+			 'load itself, not on what the call returned.')
+	elif f.compound == 'first':
 		text += ('  The condition joins its parts with && or ||, the '
 			 'load in the first: the compiler has to branch on it '
 			 'before it evaluates the rest or picks a leg, so both legs '
@@ -249,7 +255,8 @@ def cover_letter(conversions: Sequence[Conversion], review: Sequence[Site],
 			'made-up identity: it is not for sending as it is.  To '
 			'submit it, run "tool/volatile-if convert" again under your '
 			'own name (git config user.name and user.email, or '
-			'--identity), so that From: and Signed-off-by: are yours.'), '']
+			'--identity), so that the From: header and the sign-off are '
+			'yours.'), '']
 	body += [_wrap(
 		f'These patches convert the {n} control dependencies that the '
 		'semantic patches of cocci/ find in this tree to volatile_if(), so '

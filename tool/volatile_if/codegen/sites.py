@@ -17,7 +17,8 @@ Each touched object is built in the check build (kbuild records its
 command), then compiled again with -g from that command, once as it is and
 once with volatile_if defined back to if () (tests/codegen/variants/if):
 that is the unconverted object, since a conversion changes nothing else
-but a comparison to NULL into the same expression (checked on every hunk).
+but a comparison to NULL into the same expression, or an if (a && b) into
+if (a) { if (b) } (checked on every hunk).
 The disassembly with source lines (objdump -dl --inlines) tells which
 instructions belong to a site.
 """
@@ -85,16 +86,43 @@ def _null_tests(removed: str) -> str:
 	return removed
 
 
+_BLOCK_IF = re.compile(r'\s*\{\s*if\b')
+
+
+def _joined(text: str) -> str:
+	"""@text with each `if (a) { if (b) s }` written as `if (a && b) s`,
+	the statement that rewrite.split_if() splits so."""
+	for m in reversed(list(IF.finditer(text))):
+		try:
+			_, close = ctext.condition(text, m.start())
+			block = _BLOCK_IF.match(ctext.blank(text), close + 1)
+			if not block:
+				continue
+			brace = text.index('{', close)
+			inner_open, inner_close = ctext.condition(text, block.end() - 2)
+			end = ctext.statement_end(text, inner_close + 1)
+			if ctext.blank(text)[end:ctext.match(text, brace)].strip():
+				continue
+		except ctext.CTextError:
+			continue
+		text = (text[:close] + ' && ' + text[inner_open + 1:inner_close] +
+			text[inner_close:end] + text[ctext.match(text, brace) + 1:])
+	return text
+
+
 def patch_sites(patch: Path) -> List[Site]:
 	"""The if -> volatile_if conversions of @patch.  Fails if the patch
 	changes anything else (but comparisons to NULL written as checkpatch
-	wants them, the same expression), since the unconverted object is made
-	by defining volatile_if back to if ()."""
+	wants them, the same expression, and `if (a && b) s` split into `if (a)
+	{ if (b) s }`), since the unconverted object is made by defining
+	volatile_if back to if ().  The split is the same statement: gcc and
+	clang lower a && in a condition to these very two branches."""
 	sites = []
 	for file, lines in _hunks(patch.read_text(errors='replace')):
 		removed = ''.join(t for k, _, t in lines if k == '-')
-		added = ''.join(t for k, _, t in lines if k == '+')
-		if re.sub(r'\s', '', added.replace('volatile_if', 'if')) not in \
+		added = ''.join(t for k, _, t in lines if k == '+').replace(
+			'volatile_if', 'if')
+		if not {re.sub(r'\s', '', x) for x in (added, _joined(added))} & \
 		   {re.sub(r'\s', '', x) for x in (removed, _null_tests(removed))}:
 			raise Error(f'{patch.name}: {file}: a hunk changes more than '
 				    'if -> volatile_if: codegen cannot make its '
