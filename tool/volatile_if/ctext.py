@@ -215,6 +215,17 @@ def split_top(text: str, separators: Tuple[str, ...]) -> List[str]:
 	return parts + [text[last:]]
 
 
+def split_and(text: str) -> Optional[Tuple[str, str]]:
+	"""(first, rest) of @text, its outer parentheses dropped, where it is
+	parts joined by && alone at its top level: rest is the later parts as
+	written; None for anything else (one part, or a || at the top)."""
+	text = strip_parens(text)
+	parts = split_top(text, ('&&',))
+	if len(parts) < 2 or len(split_top(text, ('||',))) > 1:
+		return None
+	return parts[0].strip(), '&&'.join(parts[1:]).strip()
+
+
 def strip_parens(text: str) -> str:
 	"""@text without the parentheses that wrap all of it."""
 	text = text.strip()

@@ -400,7 +400,7 @@ def _path_after(source: str, code: str, at: int, body_open: int,
 	return region
 
 
-_NOT_CALLS = {'if', 'likely', 'unlikely', 'sizeof', 'typeof', '__typeof__'}
+_NOT_CALLS = {'likely', 'unlikely', 'sizeof', 'typeof', '__typeof__'}
 
 
 def _splits(cond: str, before: str, statement: str) -> bool:
@@ -410,12 +410,10 @@ def _splits(cond: str, before: str, statement: str) -> bool:
 	not, and volatile_if (cond) would branch on its result; volatile_if
 	(first) { if (rest) ... } branches on the load.  On one line and not in
 	a macro, which rewrite.split_if() does not handle."""
-	code = ctext.strip_parens(ctext.blank(cond))
-	parts = ctext.split_top(code, ('&&',))
-	if len(parts) < 2 or len(ctext.split_top(code, ('||',))) > 1 or \
-	   '\n' in cond or '\\\n' in statement:
+	parts = ctext.split_and(ctext.blank(cond))
+	if not parts or '\n' in cond or '\\\n' in statement:
 		return False
-	rest = '&&'.join(parts[1:])
+	rest = parts[1]
 	return not find_loads(rest, before) and any(
 		m.group(1) not in _NOT_CALLS
 		for m in re.finditer(r'\b([A-Za-z_]\w*)\s*\(', rest))

@@ -131,18 +131,18 @@ def split_if(source: str, line: int, col: int) -> str:
 		end = ctext.statement_end(source, close + 1)
 	except ctext.CTextError as e:
 		raise RewriteError(f'line {line}: {e}') from None
-	cond = ctext.strip_parens(source[open_ + 1:close])
-	parts = ctext.split_top(cond, ('&&',))
-	if len(parts) < 2 or len(ctext.split_top(cond, ('||',))) > 1 or \
-	   '\n' in cond or re.compile(r'\s*else\b').match(ctext.blank(source), end):
+	cond = source[open_ + 1:close]
+	parts = ctext.split_and(cond)
+	if not parts or '\n' in cond or \
+	   re.compile(r'\s*else\b').match(ctext.blank(source), end):
 		raise RewriteError(f'line {line}: not "if (a && b)" on one line '
 				   'without else: cannot split it')
 	start = source.rfind('\n', 0, pos) + 1
 	ind = re.match(r'[ \t]*', source[start:]).group(0)
 	# Every line of the statement after the first, but preprocessor lines.
 	body = re.sub(r'\n(?=[ \t]*[^\s#])', '\n\t', source[close + 1:end])
-	return (f'{source[:pos]}{PREFIX}if ({parts[0].strip()}) {{\n'
-		f'{ind}\tif ({"&&".join(parts[1:]).strip()}){body}\n'
+	return (f'{source[:pos]}{PREFIX}if ({parts[0]}) {{\n'
+		f'{ind}\tif ({parts[1]}){body}\n'
 		f'{ind}}}{source[end:]}')
 
 

@@ -86,27 +86,28 @@ def _null_tests(removed: str) -> str:
 	return removed
 
 
-_BLOCK_IF = re.compile(r'\s*\{\s*if\b')
+_BLOCK_IF = re.compile(r'\s*(\{)\s*if\b')
 
 
 def _joined(text: str) -> str:
 	"""@text with each `if (a) { if (b) s }` written as `if (a && b) s`,
 	the statement that rewrite.split_if() splits so."""
 	for m in reversed(list(IF.finditer(text))):
+		code = ctext.blank(text)
 		try:
 			_, close = ctext.condition(text, m.start())
-			block = _BLOCK_IF.match(ctext.blank(text), close + 1)
+			block = _BLOCK_IF.match(code, close + 1)
 			if not block:
 				continue
-			brace = text.index('{', close)
 			inner_open, inner_close = ctext.condition(text, block.end() - 2)
 			end = ctext.statement_end(text, inner_close + 1)
-			if ctext.blank(text)[end:ctext.match(text, brace)].strip():
-				continue
+			brace_end = ctext.match(text, block.start(1))
 		except ctext.CTextError:
 			continue
+		if code[end:brace_end].strip():
+			continue
 		text = (text[:close] + ' && ' + text[inner_open + 1:inner_close] +
-			text[inner_close:end] + text[ctext.match(text, brace) + 1:])
+			text[inner_close:end] + text[brace_end + 1:])
 	return text
 
 
