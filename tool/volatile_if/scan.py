@@ -28,7 +28,10 @@ from .common import COCCI, Error, progress, require
 IDIOMS = ('acquire-in-branch', 'acquire-early-exit', 'acquire-loop-exit',
 	  'orphan-acquire', 'hoisted-store-hazard', 'documented-ctrl-dep')
 MACRO_FILE = COCCI / 'volatile_if.h'
-CHUNK = 40
+# Files per spatch run.  spatch takes over a second to start (it parses the
+# rules and the macro file), some 7 files' worth of parsing in a full-tree
+# scan: 100 files keep that under a tenth of the scan.
+CHUNK = 100
 
 # <file>:<line>:<col>-<colend>: [<idiom>] <action>/<confidence>: <fn>(): <text>
 _REPORT = re.compile(r'^(?P<file>[^:\s][^:]*):(?P<line>\d+):(?P<column>\d+)-\d+: '
@@ -401,6 +404,6 @@ def scan(root: Path, files: Optional[Iterable[str]] = None, jobs: int = 2,
 						f_sites = [x for x in s if x.file == f]
 						found(f, f_sites, bad.get(f, 0))
 						cache.put(root, f, f_sites, bad.get(f, 0))
-				if not quiet and (done % 10 == 0 or done == len(tasks)):
+				if not quiet and (done % 5 == 0 or done == len(tasks)):
 					progress(f'[scan {done}/{len(tasks)}] {len(sites)} sites')
 	return ScanResult(root, sorted(set(sites)), len(files), parse_errors, failures)
