@@ -1153,6 +1153,47 @@ def test_site_not_inlined_by_a_variant_is_not_compared(tmp_path):
 
 
 @pytest.mark.unit
+def test_site_inlined_by_if_only_is_listed(tmp_path):
+	"""The other way round: h() has the site with if () and calls f()
+	for it with volatile_if.  _site_in() gives h() no result, so h() is
+	listed as not compared; f(), which has it in both, is not."""
+	made = _call_objects(tmp_path)
+	objects = {'volatile_if': made(H_CALLS), 'if': made(H_INLINED)}
+	reg = sites.Region({7}, {7, 8, 9})
+	assert [r.function for r in sites._site_in(
+		arches.get('arm64'), objects, sites.Site('kernel/y.c', 7, 'test'),
+		'kernel/y.c', reg, 'gcc')] == ['f']
+	assert sites.only_unconverted(objects, 'kernel/y.c', reg) == ['h']
+	# the stores of the leg alone are the site's code too
+	objects['if'] = made(H_STORES.replace('@', '8'))
+	assert sites.only_unconverted(objects, 'kernel/y.c', reg) == ['h']
+	objects['if'] = made(H_CALLS)
+	assert sites.only_unconverted(objects, 'kernel/y.c', reg) == []
+	assert sites.only_unconverted({'volatile_if': made(H_CALLS)},
+				      'kernel/y.c', reg) == []
+
+
+@pytest.mark.unit
+def test_functions_inlined_by_if_only_are_on_the_page_until_rerun():
+	"""bench-codegen lists them per site and build; a rerun of an
+	architecture replaces what the earlier run listed for it."""
+	bench = _bench_codegen()
+	results = {'sites': {'arches': ['arm64', 'arm'], 'missing': [],
+			     'failed': [], 'sites': [],
+			     'only_if': ['k/s.c:9 a() on arm64 gcc',
+					 'k/s.c:9 b() on arm64 gcc',
+					 'k/s.c:9 a() on arm gcc']}}
+	lines = bench.only_if(results['sites'])
+	assert '- `k/s.c:9` (arm64 gcc): a(), b()' in lines
+	assert '- `k/s.c:9` (arm gcc): a()' in lines
+	bench.merge_sites(results, {'arches': ['arm64'], 'missing': [],
+				    'failed': [], 'sites': [], 'only_if': []})
+	assert results['sites']['only_if'] == ['k/s.c:9 a() on arm gcc']
+	bench.drop_stale_sites(results, [sites.Site('k/t.c', 9, 'x')])
+	assert results['sites']['only_if'] == [] == bench.only_if(results['sites'])
+
+
+@pytest.mark.unit
 def test_survey_has_no_cell_where_the_plain_if_calls_the_site(tmp_path):
 	"""The survey's cells are the plain if ()'s functions: not h() where
 	it calls f() for the site (volatile_if inlined it), and h() where

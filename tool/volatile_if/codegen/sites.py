@@ -233,6 +233,10 @@ class SiteReport:
 	missing: List[str] = field(default_factory=list)   # sites not in any code
 	# comparison variants that did not compile: object arch cc variant: why
 	failed: List[str] = field(default_factory=list)
+	# "file:line function() on arch cc": a function with code of the site
+	# with if () and not with volatile_if, which calls the function that
+	# has it instead (only_unconverted()): no result, not compared
+	only_if: List[str] = field(default_factory=list)
 
 	def text(self) -> str:
 		"""A line per site, arch, compiler and function: the verdicts with
@@ -256,13 +260,16 @@ class SiteReport:
 				f'{size:>11} {path:>9}  '
 				f'{r.verdict.why or (u.why if u else "")}'.rstrip())
 		lines += [f'{m}: not found in the code' for m in self.missing]
+		lines += [f'{m}: the site inlined with if () only, not compared'
+			  for m in self.only_if]
 		lines += [f'{f}: does not compile' for f in self.failed]
 		return '\n'.join(lines)
 
 	def json(self) -> dict:
 		return {'arches': self.arches,
 			'sites': [r.json() for r in self.results],
-			'missing': self.missing, 'failed': self.failed}
+			'missing': self.missing, 'failed': self.failed,
+			'only_if': self.only_if}
 
 
 def _at(insn: disasm.Insn, file: str, lines: Set[int]) -> bool:
@@ -511,6 +518,19 @@ def _site_in(arch, objects: Dict[str, _Object], site: Site, file: str,
 	return results
 
 
+def only_unconverted(objects: Dict[str, _Object], file: str,
+		     reg: Region) -> List[str]:
+	"""The functions that have code of the site of @file at @reg in the
+	if () object and none of its condition in the volatile_if one: the
+	reverse of _site_in()'s `elsewhere`, a function into which only if ()
+	inlined the site.  _site_in() gives them no result, since it takes
+	its functions from volatile_if."""
+	if 'if' not in objects:
+		return []
+	return sorted(set(objects['if'].with_site(file, reg)) -
+		      set(objects['volatile_if'].functions_at(file, reg.condition)))
+
+
 WEAK = tuple(name for name, a in arches.ARCHES.items() if a.isa and not a.tso)
 
 
@@ -578,6 +598,11 @@ def analyse(worktree: Path, sites: Sequence[Site], *,
 						      regions[s], compiler)
 					found.update(r.site for r in rs)
 					report.results.extend(rs)
+					report.only_if += [
+						f'{s.file}:{s.line} {f}() on '
+						f'{arch_name} {compiler}' for f in
+						only_unconverted(objects, s.file,
+								 regions[s])]
 			report.missing += [f'{s.file}:{s.line} ({s.origin}) on '
 					   f'{arch_name} {compiler}'
 					   for s in sites if s not in found]
