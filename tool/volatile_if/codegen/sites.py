@@ -234,8 +234,8 @@ class SiteReport:
 	# comparison variants that did not compile: object arch cc variant: why
 	failed: List[str] = field(default_factory=list)
 	# "file:line function() on arch cc": a function with code of the site
-	# with if () and not with volatile_if, which calls the function that
-	# has it instead (only_unconverted()): no result, not compared
+	# with if () and none of its condition with volatile_if (which calls
+	# the function that has it): no result, not compared; only_unconverted()
 	only_if: List[str] = field(default_factory=list)
 
 	def text(self) -> str:
