@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from volatile_if import common, scan
+from volatile_if import common, ctext, scan
 
 pytestmark = pytest.mark.unit
 
@@ -81,23 +81,53 @@ def test_keywords_of_each_rule_file():
 
 
 def test_fixtures_pass_the_prefilter_of_their_rule():
-	"""Prefiltering loses nothing the rules find in the fixtures."""
+	"""Prefiltering loses nothing the rules find in the fixtures: each file
+	they report in passes its rule's filters, and each if that
+	hoisted-store-hazard reports is one ctext.ifs_storing_alike() gives."""
 	fixtures = common.REPO / 'tests/cocci'
+	hoisted = 0
 	for report in fixtures.glob('*.report'):
 		if not report.read_text().strip():
 			continue
 		idiom = report.name.split('--')[0]
+		rule = common.COCCI / f'{idiom}.cocci'
 		source = next(fixtures.glob(report.stem + '.[ch]'))
-		assert scan.keywords(common.COCCI / f'{idiom}.cocci').search(
-			source.read_text()), source
+		text = source.read_text()
+		assert all(f.search(text) for f in scan.filters(rule)), source
+		if idiom != 'hoisted-store-hazard':
+			continue
+		calls = scan.filters(rule)[1].calls
+		ifs = {(ctext.line_of(text, p), p - text.rfind('\n', 0, p) - 1)
+		       for p in ctext.ifs_storing_alike(text, calls)}
+		for line in report.read_text().splitlines():
+			_, ln, col = line.split(':')[:3]
+			assert (int(ln), int(col.split('-')[0])) in ifs, line
+			hoisted += 1
+	assert hoisted >= 5
+
+
+def test_filters_of_hoisted_store_hazard():
+	"""Its keywords, and an if whose legs store alike, with the store calls
+	of the rule's own list."""
+	keywords, alike = scan.filters(common.COCCI / 'hoisted-store-hazard.cocci')
+	assert keywords.search('READ_ONCE(x)')
+	assert {'WRITE_ONCE', 'atomic_set', 'local64_set'} <= set(alike.calls)
+	same = ('if (READ_ONCE(*a))\n\tatomic_set(v, 1);\n'
+		'else\n\tatomic_set(v, 1);\n')
+	assert alike.search(same)
+	assert not alike.search(same.replace('1);\n', '2);\n', 1))
+	assert len(scan.filters(common.COCCI / 'acquire-in-branch.cocci')) == 1
 
 
 def test_prefilter_groups_files_by_rules(tmp_path):
 	(tmp_path / 'barrier.c').write_text('smp_acquire__after_ctrl_dep();\n')
-	(tmp_path / 'load.c').write_text('x = READ_ONCE(y);\n')
+	both = 'if (READ_ONCE(y))\n\tx = 1;\nelse\n\tx = 1;\n'
+	(tmp_path / 'load.c').write_text(both)
+	(tmp_path / 'differ.c').write_text(both.replace('1;\n', '2;\n', 1))
 	(tmp_path / 'none.h').write_text('#define REG 0x10\n')
 	rules = sorted(common.COCCI.glob('*.cocci'))
-	groups = scan.prefilter(tmp_path, ['barrier.c', 'load.c', 'none.h'], rules, 1)
+	groups = scan.prefilter(tmp_path, ['barrier.c', 'differ.c', 'load.c',
+					   'none.h'], rules, 1)
 	assert groups == {
 		('acquire-early-exit.cocci', 'acquire-in-branch.cocci',
 		 'acquire-loop-exit.cocci', 'documented-ctrl-dep.cocci',
@@ -113,7 +143,7 @@ def test_scan_of_files(tmp_path):
 		'int f(int *a)\n{\n\tif (READ_ONCE(*a)) {\n'
 		'\t\tsmp_acquire__after_ctrl_dep();\n\t\treturn 1;\n\t}\n\treturn 0;\n}\n')
 	(tmp_path / 'bad.c').write_text('int g(int *a)\n{\n\tthis is {{ not C;\n'
-					'\treturn READ_ONCE(*a);\n}\n')
+					'\tsmp_acquire__after_ctrl_dep();\n}\n')
 	(tmp_path / 'other.c').write_text('int h(void)\n{\n\treturn 0;\n}\n')
 	result = scan.scan(tmp_path, ['bad.c', 'other.c', 'site.c'], jobs=1)
 	assert [(s.file, s.line, s.column, s.idiom) for s in result.sites] == \

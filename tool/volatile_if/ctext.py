@@ -13,11 +13,19 @@ from typing import List, Optional, Tuple
 
 _PAIRS = {'(': ')', '[': ']', '{': '}'}
 _CLOSERS = {v: k for k, v in _PAIRS.items()}
+_SPACES = re.compile(r'[^\n]')
+_BRACKET = re.compile(r'[][(){}]')
 
 
 class CTextError(Exception):
 	"""The text is not C of the shape asked for (unbalanced, no
 	condition, ...)."""
+
+
+# A comment, or a literal (what is between its quotes in group 1 or 2); one
+# that is not closed runs to the end of the text, or of its line.
+_HIDDEN = re.compile(r'/\*[\s\S]*?(?:\*/|\Z)|//(?:\\\n|[^\n])*'
+		     r'|"((?:\\[\s\S]?|[^"\\\n])*)"?|\'((?:\\[\s\S]?|[^\'\\\n])*)\'?')
 
 
 @lru_cache(maxsize=64)
@@ -26,37 +34,15 @@ def blank(text: str, literals: bool = True) -> str:
 	unless not @literals, turned into spaces (the quotes stay), newlines
 	kept, so that offsets do not move.  A backslash-newline inside a //
 	comment continues it, as in C."""
-	out = list(text)
-	i, n = 0, len(text)
-	while i < n:
-		two = text[i:i + 2]
-		if two == '/*':
-			end = text.find('*/', i + 2)
-			end = n if end < 0 else end + 2
-			for k in range(i, end):
-				if out[k] != '\n':
-					out[k] = ' '
-			i = end
-		elif two == '//':
-			k = i
-			while k < n and not (text[k] == '\n' and text[k - 1] != '\\'):
-				if text[k] != '\n':
-					out[k] = ' '
-				k += 1
-			i = k
-		elif text[i] in '"\'':
-			quote, k = text[i], i + 1
-			while k < n and text[k] != quote and text[k] != '\n':
-				step = 2 if text[k] == '\\' and k + 1 < n else 1
-				if literals:
-					for j in range(k, k + step):
-						if out[j] != '\n':
-							out[j] = ' '
-				k += step
-			i = k + 1
-		else:
-			i += 1
-	return ''.join(out)
+	def hide(m):
+		if m.lastindex is None:
+			return _SPACES.sub(' ', m.group(0))
+		if not literals:
+			return m.group(0)
+		g = m.lastindex
+		return (m.group(0)[:m.start(g) - m.start()] +
+			_SPACES.sub(' ', m.group(g)) + m.group(0)[m.end(g) - m.start():])
+	return _HIDDEN.sub(hide, text)
 
 
 def offset(text: str, line: int, column: int) -> int:
@@ -79,16 +65,17 @@ def match(text: str, pos: int) -> int:
 	if code[pos] not in _PAIRS:
 		raise CTextError(f'offset {pos}: {code[pos]!r} is not an open bracket')
 	stack = []
-	for i in range(pos, len(code)):
-		c = code[i]
+	for m in _BRACKET.finditer(code, pos):
+		c = m.group(0)
 		if c in _PAIRS:
 			stack.append(c)
-		elif c in _CLOSERS:
+		else:
 			if not stack or stack[-1] != _CLOSERS[c]:
-				raise CTextError(f'line {line_of(text, i)}: {c!r} closes nothing open')
+				raise CTextError(f'line {line_of(text, m.start())}: '
+						 f'{c!r} closes nothing open')
 			stack.pop()
 			if not stack:
-				return i
+				return m.start()
 	raise CTextError(f'line {line_of(text, pos)}: unbalanced {code[pos]!r}')
 
 
@@ -260,3 +247,60 @@ def null_tests_at(text: str, pos: int) -> str:
 	null_tests() writes it."""
 	open_, close = condition(text, pos)
 	return text[:open_ + 1] + null_tests(text[open_ + 1:close]) + text[close:]
+
+
+# Preprocessor lines but #define: spatch reads the code around them as if
+# they were not there.
+_DIRECTIVE = re.compile(r'^[ \t]*#[ \t]*(?!define\b)\w*(?:.*\\\n)*.*$', re.M)
+_IF = re.compile(r'(?<!\w)(?:volatile_)?if\s*\(')
+_ELSE = re.compile(r'\s*else\b')
+# Where a statement can start inside a piece cut at ; { and }: after a
+# control or iterator header's ), a label's or case's :, else or do.
+_STATEMENT_START = re.compile(r'[):]|\b(?:else|do)\b')
+_ASSIGN = re.compile(r'(?<![=!<>+\-*/%&|^])=(?!=)')
+_NOISE = re.compile(r'[\s()\\]')
+
+
+def _stores(code: str, start: int, end: int, calls: Tuple[str, ...]) -> set:
+	"""Every X = V and every call to one of @calls in code[@start:@end], as
+	text without white space and parentheses, and more: any text of a
+	statement that may be one, so that no store is missed."""
+	out = set()
+	if calls:
+		call = re.compile(r'\b(%s)\s*\(' % '|'.join(map(re.escape, calls)))
+		for m in call.finditer(code, start, end):
+			close = match(code, m.end() - 1)
+			out.add(m.group(1) + _NOISE.sub('', code[m.end():close]))
+	for piece in re.split(r'[;{}]', code[start:end]):
+		starts = [0] + [m.end() for m in _STATEMENT_START.finditer(piece)]
+		for s in starts:
+			text = _NOISE.sub('', piece[s:])
+			if _ASSIGN.search(text):
+				out.add(text)
+	return out
+
+
+def ifs_storing_alike(text: str, calls: Tuple[str, ...] = ()) -> List[int]:
+	"""The offsets of the ifs (and volatile_ifs) of @text that have an
+	else, where both legs make a store alike: X = V, or a call to one of
+	@calls, compared as text without white space and parentheses, at any
+	depth of the leg.  A cheap superset of what a semantic patch that
+	matches the same store in both legs can find; where @text does not
+	read as C (unbalanced brackets), every if is given."""
+	code = _DIRECTIVE.sub(lambda m: re.sub(r'[^\n]', ' ', m.group(0)),
+			      blank(text))
+	found = []
+	for m in _IF.finditer(code):
+		try:
+			then = match(code, m.end() - 1) + 1
+			then_end = statement_end(code, then)
+			e = _ELSE.match(code, then_end)
+			if not e:
+				continue
+			else_end = statement_end(code, e.end())
+			if _stores(code, then, then_end, calls) & \
+			   _stores(code, e.end(), else_end, calls):
+				found.append(m.start())
+		except CTextError:
+			return [m.start() for m in _IF.finditer(code)]
+	return found
