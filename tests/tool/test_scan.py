@@ -93,10 +93,11 @@ def test_fixtures_pass_the_prefilter_of_their_rule():
 		rule = common.COCCI / f'{idiom}.cocci'
 		source = next(fixtures.glob(report.stem + '.[ch]'))
 		text = source.read_text()
-		assert all(f.search(text) for f in scan.filters(rule)), source
+		fs = scan.filters(rule)
+		assert all(f.search(text) for f in fs), source
 		if idiom != 'hoisted-store-hazard':
 			continue
-		calls = scan.filters(rule)[1].calls
+		calls = fs[1].calls
 		ifs = {(ctext.line_of(text, p), p - text.rfind('\n', 0, p) - 1)
 		       for p in ctext.ifs_storing_alike(text, calls)}
 		for line in report.read_text().splitlines():

@@ -261,13 +261,13 @@ _ASSIGN = re.compile(r'(?<![=!<>+\-*/%&|^])=(?!=)')
 _NOISE = re.compile(r'[\s()\\]')
 
 
-def _stores(code: str, start: int, end: int, calls: Tuple[str, ...]) -> set:
-	"""Every X = V and every call to one of @calls in code[@start:@end], as
-	text without white space and parentheses, and more: any text of a
+def _stores(code: str, start: int, end: int,
+	    call: Optional[re.Pattern]) -> set:
+	"""Every X = V and every call that @call matches in code[@start:@end],
+	as text without white space and parentheses, and more: any text of a
 	statement that may be one, so that no store is missed."""
 	out = set()
-	if calls:
-		call = re.compile(r'\b(%s)\s*\(' % '|'.join(map(re.escape, calls)))
+	if call:
 		for m in call.finditer(code, start, end):
 			close = match(code, m.end() - 1)
 			out.add(m.group(1) + _NOISE.sub('', code[m.end():close]))
@@ -287,8 +287,9 @@ def ifs_storing_alike(text: str, calls: Tuple[str, ...] = ()) -> List[int]:
 	depth of the leg.  A cheap superset of what a semantic patch that
 	matches the same store in both legs can find; where @text does not
 	read as C (unbalanced brackets), every if is given."""
-	code = _DIRECTIVE.sub(lambda m: re.sub(r'[^\n]', ' ', m.group(0)),
-			      blank(text))
+	code = _DIRECTIVE.sub(lambda m: _SPACES.sub(' ', m.group(0)), blank(text))
+	call = re.compile(r'\b(%s)\s*\(' % '|'.join(map(re.escape, calls))) \
+		if calls else None
 	found = []
 	for m in _IF.finditer(code):
 		try:
@@ -298,8 +299,8 @@ def ifs_storing_alike(text: str, calls: Tuple[str, ...] = ()) -> List[int]:
 			if not e:
 				continue
 			else_end = statement_end(code, e.end())
-			if _stores(code, then, then_end, calls) & \
-			   _stores(code, e.end(), else_end, calls):
+			if _stores(code, then, then_end, call) & \
+			   _stores(code, e.end(), else_end, call):
 				found.append(m.start())
 		except CTextError:
 			return [m.start() for m in _IF.finditer(code)]
