@@ -616,7 +616,7 @@ def all_sites(worktree: Path, patches: Optional[Sequence[Path]] = None
 	patches = tree.series(GENERATED_PATCHES) if patches is None else patches
 	sites = kunit_sites(worktree)
 	for p in patches:
-		if not p.name.startswith('0000-'):
+		if not tree.is_cover_letter(p):
 			sites += patch_sites(p)
 	return sites
 
