@@ -83,17 +83,53 @@ int f(int *p, int *q)
 '''
 
 
+# g() as scanned, and as a conversion that splits its condition leaves it:
+# two lines longer, so that every site below it has moved.
+SCANNED_G = '''\
+int g(int *p)
+{
+	if (READ_ONCE(*p) && h())
+		return 1;
+	return 0;
+}
+
+'''
+CONVERTED_G = '''\
+int g(int *p)
+{
+	volatile_if (READ_ONCE(*p)) {
+		if (h())
+			return 1;
+	}
+	return 0;
+}
+
+'''
+
+
 def test_targets_converted_plain_and_skipped(tmp_path):
-	write(tmp_path, {'a.c': SOURCE})
-	ts, skipped = survey.targets(tmp_path, [site(3), site(5, 'acquire-in-branch'),
-						site(7, 'hoisted-store-hazard'),
-						site(9, 'acquire-loop-exit'),
-						site(11, 'orphan-acquire')])
+	def git(*args):
+		tree.git(tmp_path, '-c', 'user.name=t', '-c', 'user.email=t@t', *args)
+	git('init', '-q')
+	write(tmp_path, {'a.c': SCANNED_G + SOURCE})
+	git('add', 'a.c')
+	git('commit', '-qm', 'scanned')
+	write(tmp_path, {'a.c': CONVERTED_G + SOURCE})
+	n = SCANNED_G.count('\n')
+	ts, skipped = survey.targets(tmp_path, [
+		site(3), site(n + 3), site(n + 5, 'acquire-in-branch'),
+		site(n + 7, 'hoisted-store-hazard'), site(n + 9, 'acquire-loop-exit'),
+		site(n + 11, 'orphan-acquire')], 'HEAD')
+	# the sites keep the lines they were scanned at
 	assert [(t.site.line, t.converted, t.lkmm, t.compound) for t in ts] == \
-		[(3, False, 'early exit', ''), (5, True, 'store in a leg', ''),
-		 (7, False, 'store in a leg', 'later')]
+		[(3, True, 'early exit', ''), (n + 3, False, 'early exit', ''),
+		 (n + 5, True, 'store in a leg', ''),
+		 (n + 7, False, 'store in a leg', 'later')]
 	assert [(s.line, 'no if at its line' in why) for s, why in skipped] == \
-		[(9, True), (11, True)]
+		[(n + 9, True), (n + 11, True)]
+	# the region is of the if where it is now
+	regions = {t.site.line: r for t, r in ts.items()}
+	assert min(regions[n + 5].condition) == n + 7
 
 
 def test_region_of_a_plain_if_that_leaves():

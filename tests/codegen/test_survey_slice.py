@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from volatile_if import scan
+from volatile_if import scan, tree
 from volatile_if.codegen import survey
 
 SURVEY = Path(__file__).resolve().parents[2] / 'tool' / 'docs' / 'survey.json'
@@ -23,12 +23,13 @@ def _verdicts(cells) -> list:
 
 
 @pytest.mark.slow
-def test_slice_gives_the_committed_cells(test_tree):
+def test_slice_gives_the_committed_cells(test_tree, pristine):
 	data = json.loads(SURVEY.read_text())['trees']['linux-6.1']
 	file, arch, cc, opt = SITE
 	site = next(s for s in data['sites'] if s['file'] == file and s['converted'])
 	fields = [f.name for f in dataclasses.fields(scan.Site)]
 	made = survey.run(test_tree, [scan.Site(**{k: site[k] for k in fields})],
+			  tree.git(pristine, 'rev-parse', 'HEAD').strip(),
 			  arch_names=[arch], compilers=[cc], opts=[opt]).json()
 	want = [c for c in data['cells'] if (c['file'], c['line']) ==
 		(file, site['line']) and (c['arch'], c['compiler'], c['opt']) ==

@@ -147,7 +147,8 @@ def cmd_survey(args) -> int:
 	survey.require_tools(**options)
 	patches = _patches(_series_dir(args))
 	found = scan.scan(kernel, jobs=args.jobs).sites
-	result = survey.run(tree.series_tree(kernel, patches), found, **options)
+	result = survey.run(tree.series_tree(kernel, patches), found,
+			    tree.git(kernel, 'rev-parse', 'HEAD').strip(), **options)
 	data = survey.brief(result.json())
 	if args.json:
 		json.dump(data, sys.stdout, indent=1)

@@ -10,7 +10,7 @@ import os
 import re
 from pathlib import Path
 from dataclasses import dataclass
-from typing import Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Iterable, List, Optional, Sequence, Tuple
 
 from .common import BUILD, Error, base_patch, progress, run
 
@@ -55,6 +55,28 @@ def changed_files(tree: Path, rev: str) -> List[str]:
 	out = run(['git', '-C', tree, 'diff', '--name-only', rev, '--', '*.c', '*.h'],
 		  what=f'git diff {rev} (is it a revision of {tree}?)').stdout
 	return sorted(f for f in out.split() if (Path(tree) / f).is_file())
+
+
+def line_after(repo: Path, rev: str, file: str) -> Callable[[int], int]:
+	"""Where a line of @file as of @rev is in @repo's work tree: moved by
+	the lines that the changes above it add or remove.  A line that a
+	change rewrites goes to the same line of the new text, or its last."""
+	out = git(repo, 'diff', '-U0', rev, '--', file,
+		  what=f'git diff {rev} (is it a revision of {repo}?)')
+	hunks = [tuple(int(n) if n else 1 for n in m.groups()) for m in
+		 re.finditer(r'^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@',
+			     out, re.M)]
+
+	def moved(line: int) -> int:
+		delta = 0
+		for old, n_old, new, n_new in hunks:
+			if line < old or (n_old == 0 and line == old):
+				break           # above it (n_old 0: added after old)
+			if line < old + n_old:
+				return new + min(line - old, max(n_new - 1, 0))
+			delta += n_new - n_old
+		return line + delta
+	return moved
 
 
 def is_cover_letter(patch: Path) -> bool:

@@ -22,9 +22,9 @@ is then "not compiled" there.  ccache makes a rerun cheap, and distcc
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from .. import arches, ctext, facts, kbuild, scan
+from .. import arches, ctext, facts, kbuild, scan, tree
 from ..common import Error, progress
 from . import corpus, ctrldep, sites
 
@@ -99,29 +99,33 @@ class Survey:
 					 for t, a, c, o, w in self.not_compiled]}
 
 
-def targets(worktree: Path, found: Sequence[scan.Site]
+def targets(worktree: Path, found: Sequence[scan.Site], scanned: str
 	    ) -> Tuple[Dict[Target, sites.Region], List[Tuple[scan.Site, str]]]:
-	"""The sites of @found that have an if at their line in @worktree
-	(a conversion keeps its line), with the region it orders, and those
-	that do not, with why."""
+	"""The sites of @found, scanned at commit @scanned, that have an if at
+	their line in @worktree (where the series has moved it: a conversion
+	that splits a condition adds lines), with the region it orders, and
+	those that do not, with why."""
 	out, skipped = {}, []
 	sources: Dict[str, str] = {}
+	moved: Dict[str, Callable[[int], int]] = {}
 	for s in sorted(set(found)):
 		if s.file not in sources:
 			sources[s.file] = (worktree / s.file).read_text(errors='replace')
+			moved[s.file] = tree.line_after(worktree, scanned, s.file)
+		line = moved[s.file](s.line)
 		lines = sources[s.file].splitlines()
-		m = sites.IF.search(lines[s.line - 1] if s.line <= len(lines) else '')
+		m = sites.IF.search(lines[line - 1] if line <= len(lines) else '')
 		if not m:
 			skipped.append((s, 'no if at its line: a loop condition or '
 					'a lone barrier, which volatile_if does not take'))
 			continue
 		try:
-			region = sites.region(sources[s.file], s.line)
+			region = sites.region(sources[s.file], line)
 		except Error as e:
 			skipped.append((s, str(e)))
 			continue
 		try:
-			compound = facts.site_facts(sources[s.file], s.line, s.column,
+			compound = facts.site_facts(sources[s.file], line, s.column,
 						    s.idiom).compound
 		except ctext.CTextError:
 			compound = ''
@@ -200,14 +204,14 @@ def _cells(arch: arches.Arch, compiler: str, opt: str,
 	return out
 
 
-def run(worktree: Path, found: Sequence[scan.Site], *,
+def run(worktree: Path, found: Sequence[scan.Site], scanned: str, *,
 	arch_names: Sequence[str] = sites.WEAK,
 	compilers: Sequence[str] = COMPILERS,
 	opts: Sequence[str] = tuple(OPTS)) -> Survey:
-	"""Survey @found (scan's sites of the tree) in the objects of
-	@worktree (its series worktree)."""
+	"""Survey @found (scan's sites of the tree at commit @scanned) in the
+	objects of @worktree (its series worktree)."""
 	require_tools(arch_names, compilers, opts)
-	regions, skipped = targets(worktree, found)
+	regions, skipped = targets(worktree, found, scanned)
 	survey = Survey(worktree.name, list(arch_names), list(compilers),
 			list(opts), list(regions), skipped)
 	by_object: Dict[str, List[Target]] = {}
