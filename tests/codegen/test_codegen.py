@@ -889,6 +889,51 @@ def test_site_branch_with_the_line_of_another_statement():
 	assert not found and v.status == 'broken', (found, v.status, v.why)
 
 
+@pytest.mark.unit
+def test_branch_of_the_ordered_code_on_a_value_of_the_condition():
+	"""perf's __perf_output_begin() as gcc 12 -Os compiles it for powerpc,
+	cut down: "backward" (an argument) is compared once, at the
+	condition's line, and tested there and again by the ordered code's
+	own if (line 15), on the path that skips the site (if (!overwrite) at
+	line 10).  That branch is not the site's, so the path is not the
+	site's to order."""
+	ppc = '''
+	Disassembly of section .text:
+
+	0000000000000000 <put>:
+	put():
+	/t/kernel/x.c:11
+	   0:	cmpdi   cr4,r6,0
+	/t/kernel/x.c:9
+	   4:	lwz     r9,0(r3)
+	/t/kernel/x.c:10
+	   8:	lwz     r10,4(r3)
+	   c:	cmpwi   r10,0
+	  10:	bne     1c <put+0x1c>
+	/t/kernel/x.c:11
+	  14:	cmpwi   r9,0
+	  18:	beqlr
+	/t/kernel/x.c:15
+	  1c:	bne     cr4,24 <put+0x24>
+	  20:	li      r4,1
+	/t/kernel/x.c:16
+	  24:	stw     r4,0(r5)
+	  28:	blr
+	'''
+	arch = arches.get('powerpc')
+	reg = sites.Region({11}, set(range(11, 17)))
+	v, found, *_ = sites.site_verdict(arch, graph_of('powerpc', ppc, 'put', 0x2c),
+					  'kernel/x.c', reg, True)
+	assert found == [6] and v.status == 'guaranteed', (found, v.status, v.why)
+	# at a line the site does not order, it would be the site's (a
+	# conditional return at the closing brace), and the path through it
+	# skips the load's test
+	other = ppc.replace('/t/kernel/x.c:15', '/t/kernel/x.c:30')
+	v, found, *_ = sites.site_verdict(arch, graph_of('powerpc', other, 'put', 0x2c),
+					  'kernel/x.c', reg, True)
+	assert found == [6, 7] and v.status == 'broken', (found, v.status, v.why)
+
+
 # kernel/smp.c's __csd_lock_wait() on powerpc, gcc 12 -O2, cut down: the
 # condition calls a function that loads the lock flag (READ_ONCE) and a
 # tuning variable (a plain load, tested later on the path that waits on).

@@ -399,18 +399,24 @@ def verdict(arch: arches.Arch, obj: disasm.Object, decoder: isa.Decoder,
 	return first
 
 
-def branches(g: ctrldep.Graph, file: str, lines: Set[int]) -> List[int]:
-	"""The conditional branches of @g made for @lines of @file, at any
-	depth of inlining: the compiler's branch on the condition, the
-	branches of the functions the condition calls (a cmpxchg loop), and
-	an asm's branch; and those that test a value computed there, which
-	the line table may give another line (powerpc's conditional return,
-	bltlr, is the function's closing brace)."""
+def branches(g: ctrldep.Graph, file: str, reg: Region) -> List[int]:
+	"""The conditional branches of @g made for the condition of the site
+	of @file at @reg, at any depth of inlining: the compiler's branch on
+	the condition, the branches of the functions the condition calls (a
+	cmpxchg loop), and an asm's branch; and those that test a value
+	computed there, which the line table may give another line (powerpc's
+	conditional return, bltlr, is the function's closing brace), but not
+	a line of the code the site orders: that is a branch of its own, on a
+	value the condition computed too.  gcc 12 -Os for powerpc tests perf's
+	"backward", compared once at the condition, again at ring_buffer.c:217,
+	on the overwrite path, which skips the site."""
+	own = reg.ordered - reg.condition
 	return [n for n, (i, s) in enumerate(zip(g.insns, g.sems))
 		if s.flow == 'cond' and
-		(_at(i, file, lines) or
-		 any(_at(g.insns[d], file, lines)
-		     for d in ctrldep.defs_tested(g, n)))]
+		(_at(i, file, reg.condition) or
+		 (not _at(i, file, own) and
+		  any(_at(g.insns[d], file, reg.condition)
+		      for d in ctrldep.defs_tested(g, n))))]
 
 
 def _through_marked(g: ctrldep.Graph, load: int,
@@ -452,7 +458,7 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 	into gcc's foo.part.0) counts as a call.  A site whose loads no path
 	from the entry reaches (behind a switch's jump to a register whose
 	cases the graph does not know: ctrldep.graph()) is unknown."""
-	found = branches(g, file, reg.condition)
+	found = branches(g, file, reg)
 	tested = {n for b in found for n in ctrldep.loads_tested(g, b)}
 	seeds = tested
 	if marked:
