@@ -57,15 +57,19 @@ def changed_files(tree: Path, rev: str) -> List[str]:
 	return sorted(f for f in out.split() if (Path(tree) / f).is_file())
 
 
+# A diff's hunk header: old start, old count, new start, new count (a
+# count left out is 1).
+HUNK = re.compile(r'^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@', re.M)
+
+
 def line_after(repo: Path, rev: str, file: str) -> Callable[[int], int]:
 	"""Where a line of @file as of @rev is in @repo's work tree: moved by
 	the lines that the changes above it add or remove.  A line that a
 	change rewrites goes to the same line of the new text, or its last."""
 	out = git(repo, 'diff', '-U0', rev, '--', file,
 		  what=f'git diff {rev} (is it a revision of {repo}?)')
-	hunks = [tuple(int(n) if n else 1 for n in m.groups()) for m in
-		 re.finditer(r'^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@',
-			     out, re.M)]
+	hunks = [tuple(int(n) if n else 1 for n in m.groups())
+		 for m in HUNK.finditer(out)]
 
 	def moved(line: int) -> int:
 		delta = 0

@@ -59,8 +59,8 @@ def _hunks(patch: str):
 			continue
 		file = m.group(1)
 		for hunk in re.split(r'^(?=@@ )', block, flags=re.M)[1:]:
-			m = re.match(r'@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))?', hunk)
-			old, n, new = int(m.group(1) or 1), int(m.group(2)), int(m.group(3) or 1)
+			m = tree.HUNK.match(hunk)
+			old, n, new = int(m.group(2) or 1), int(m.group(3)), int(m.group(4) or 1)
 			lines = []
 			for text in hunk.splitlines()[1:]:
 				if old == new == 0:
