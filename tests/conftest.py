@@ -41,6 +41,16 @@ def _once(make):
 	return get
 
 
+@pytest.fixture(scope='session')
+def git():
+	"""git with @args in a test's repository, as a committer of its own
+	(the machine may have no identity); its output."""
+	def run(repo, *args):
+		return tree.git(repo, '-c', 'user.name=t', '-c', 'user.email=t@t',
+				*args)
+	return run
+
+
 # The driver, run as a user runs it.
 TOOL = [sys.executable, str(common.REPO / 'tool' / 'volatile-if')]
 

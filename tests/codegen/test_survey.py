@@ -107,13 +107,11 @@ int g(int *p)
 '''
 
 
-def test_targets_converted_plain_and_skipped(tmp_path):
-	def git(*args):
-		tree.git(tmp_path, '-c', 'user.name=t', '-c', 'user.email=t@t', *args)
-	git('init', '-q')
+def test_targets_converted_plain_and_skipped(tmp_path, git):
+	git(tmp_path, 'init', '-q')
 	write(tmp_path, {'a.c': SCANNED_G + SOURCE})
-	git('add', 'a.c')
-	git('commit', '-qm', 'scanned')
+	git(tmp_path, 'add', 'a.c')
+	git(tmp_path, 'commit', '-qm', 'scanned')
 	write(tmp_path, {'a.c': CONVERTED_G + SOURCE})
 	n = SCANNED_G.count('\n')
 	ts, skipped = survey.targets(tmp_path, [

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from volatile_if import convert, tree
+from volatile_if import convert
 
 pytestmark = pytest.mark.unit
 
 
 @pytest.fixture
-def kernel(tmp_path):
+def kernel(tmp_path, git):
 	"""A repository that has volatile_if already, as far as prepare()
 	looks."""
 	repo = tmp_path / 'linux'
@@ -20,7 +20,7 @@ def kernel(tmp_path):
 	(repo / 'include/asm-generic/barrier.h').write_text('#define volatile_if(\n')
 	(repo / 'a').write_text('1\n')
 	for args in (['init', '-q'], ['add', '.'], ['commit', '-qm', 'base']):
-		tree.git(repo, '-c', 'user.name=t', '-c', 'user.email=t@t', *args)
+		git(repo, *args)
 	return repo
 
 

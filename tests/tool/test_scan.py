@@ -2,7 +2,6 @@
 """scan: reading spatch's report output, the combined semantic patch, and
 which files a scan looks at."""
 
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -175,12 +174,7 @@ def test_cache_serves_unchanged_files_and_notices_changes(tmp_path, monkeypatch)
 	assert [s.line for s in moved.sites] == [s.line + 1 for s in first.sites]
 
 
-def git(path, *args):
-	subprocess.run(['git', '-C', str(path), *args], check=True,
-		       capture_output=True)
-
-
-def test_candidate_files_of_a_git_tree_come_from_git(tmp_path):
+def test_candidate_files_of_a_git_tree_come_from_git(tmp_path, git):
 	"""In a git work tree the list is git's: tracked files, untracked ones
 	git does not ignore, and nothing under .git, whatever lies there."""
 	git(tmp_path, 'init', '-q')
@@ -243,7 +237,7 @@ def test_a_file_that_vanishes_is_skipped_with_a_warning(tmp_path, monkeypatch,
 		'volatile-if: warning: gone.c: vanished during the scan, skipped']
 
 
-def test_changed_files_since_a_revision(tmp_path):
+def test_changed_files_since_a_revision(tmp_path, git):
 	"""One meaning of --since for scan and convert: .c and .h files that
 	differ between REV and the work tree, deleted ones left out."""
 	from volatile_if import tree
@@ -251,12 +245,12 @@ def test_changed_files_since_a_revision(tmp_path):
 	for name in ('a.c', 'b.h', 'gone.c', 'doc.txt'):
 		(tmp_path / name).write_text('int x;\n')
 	git(tmp_path, 'add', '-A')
-	git(tmp_path, '-c', 'user.name=T', '-c', 'user.email=t@t', 'commit', '-qm', 'one')
+	git(tmp_path, 'commit', '-qm', 'one')
 	(tmp_path / 'a.c').write_text('int y;\n')
 	(tmp_path / 'doc.txt').write_text('changed\n')
 	(tmp_path / 'gone.c').unlink()
 	git(tmp_path, 'add', '-A')
-	git(tmp_path, '-c', 'user.name=T', '-c', 'user.email=t@t', 'commit', '-qm', 'two')
+	git(tmp_path, 'commit', '-qm', 'two')
 	(tmp_path / 'b.h').write_text('int z;\n')        # in the work tree only
 	assert tree.changed_files(tmp_path, 'HEAD~1') == ['a.c', 'b.h']
 	assert tree.changed_files(tmp_path, 'HEAD') == ['b.h']

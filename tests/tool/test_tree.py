@@ -14,12 +14,8 @@ from volatile_if import common, tree
 pytestmark = pytest.mark.unit
 
 
-def git(repo, *args):
-	return tree.git(repo, '-c', 'user.name=t', '-c', 'user.email=t@t', *args)
-
-
 @pytest.fixture
-def repo(tmp_path, monkeypatch):
+def repo(tmp_path, monkeypatch, git):
 	"""A repository at its base commit, and one patch: @repo/p/*.patch."""
 	monkeypatch.setattr(tree, 'WORK', tmp_path / 'work')
 	repo = tmp_path / 'repo'
@@ -81,7 +77,7 @@ def test_a_run_stops_for_other_patches_in_a_worktree_in_use(repo, tmp_path,
 	assert (tmp_path / 'work' / 'w' / 'a').read_text() == '1\n'
 
 
-def test_no_worktree_without_room_for_its_files(tmp_path, monkeypatch):
+def test_no_worktree_without_room_for_its_files(tmp_path, monkeypatch, git):
 	repo = tmp_path / 'repo'
 	repo.mkdir()
 	git(repo, 'init', '-q')
