@@ -877,7 +877,8 @@ def test_site_branch_with_the_line_of_another_statement():
 	  14:	blr
 	'''
 	arch = arches.get('powerpc')
-	reg = sites.Region({11}, {11, 12})
+	# the closing brace is code the site orders, but has no test of its own
+	reg = sites.Region({11}, {11, 12, 13})
 	v, found, *_ = sites.site_verdict(arch, graph_of('powerpc', ppc, 'put', 0x18),
 					  'kernel/x.c', reg, True)
 	assert found == [2] and v.status == 'guaranteed' and v.loads == [0x0], \
@@ -932,6 +933,64 @@ def test_branch_of_the_ordered_code_on_a_value_of_the_condition():
 	v, found, *_ = sites.site_verdict(arch, graph_of('powerpc', other, 'put', 0x2c),
 					  'kernel/x.c', reg, True)
 	assert found == [6, 7] and v.status == 'broken', (found, v.status, v.why)
+
+
+AFTER_SOURCE = """\
+static void f(int *a, int *b, int *c)
+{
+	volatile_if (READ_ONCE(*a))
+		WRITE_ONCE(*b, 1);
+	WRITE_ONCE(*c, 2);
+}
+"""
+# f() with the store after the statement (line 5) put ahead of the branch
+AFTER_AHEAD = '''
+	Disassembly of section .text:
+
+	0000000000000000 <f>:
+	f():
+	/t/kernel/x.c:3
+	   0:	ldr	w3, [x0]
+	/t/kernel/x.c:5
+	   4:	mov	w4, #0x2
+	   8:	str	w4, [x2]
+	/t/kernel/x.c:3
+	   c:	cbz	w3, 18 <f+0x18>
+	/t/kernel/x.c:4
+	  10:	mov	w4, #0x1
+	  14:	str	w4, [x1]
+	/t/kernel/x.c:6
+	  18:	ret
+'''
+
+
+@pytest.mark.unit
+def test_store_ahead_of_the_site_branch():
+	"""A store the site orders (of a leg, or after the statement) that the
+	compiler put between the load and the site's branch is checked: it
+	is on the site's path, though the path has not passed the branch."""
+	arch = arches.get('arm64')
+	reg = sites.region(AFTER_SOURCE, 3)
+	assert reg.ordered == {3, 4, 5, 6}
+
+	def stores(listing):
+		g = graph_of('arm64', listing, 'f', 0x1c)
+		v, *_ = sites.site_verdict(arch, g, 'kernel/x.c', reg, True)
+		return v.status, {s.addr: s.status for s in v.stores}
+	assert stores(AFTER_AHEAD) == \
+		('broken', {0x8: 'broken', 0x14: 'guaranteed', 0x18: 'guaranteed'})
+	# a leg's store lifted above the branch: the same
+	leg = AFTER_AHEAD.replace('/t/kernel/x.c:5', '/t/kernel/x.c:4')
+	assert stores(leg)[1][0x8] == 'broken'
+	# after a branch on the load that is not the site's: the compiler's
+	tested = AFTER_AHEAD.replace('   4:\tmov\tw4, #0x2',
+				     '   4:\tcbz\tw3, 18 <f+0x18>')
+	assert stores(tested)[1][0x8] == 'compiler'
+	# below the branch: guaranteed
+	below = AFTER_AHEAD.replace('   8:\tstr\tw4, [x2]', '   8:\tnop').replace(
+		'  14:\tstr\tw4, [x1]', '  14:\tstr\tw4, [x2]')
+	assert stores(below) == ('guaranteed', {0x14: 'guaranteed',
+						0x18: 'guaranteed'})
 
 
 # kernel/smp.c's __csd_lock_wait() on powerpc, gcc 12 -O2, cut down: the
@@ -1599,11 +1658,12 @@ out:
 
 @pytest.mark.unit
 def test_region_legs_and_exits():
+	# the legs and the store after the statement, to the closing brace
 	r = sites.region(SOURCE, 5)
-	assert r.condition == {5, 6} and r.ordered == set(range(6, 11))
-	# break: the rest of the function is ordered, up to a label
+	assert r.condition == {5, 6} and r.ordered == set(range(6, 13))
+	# break: the rest of the function, past a label too
 	r = sites.region(SOURCE, 17)
-	assert r.condition == {17} and r.ordered == set(range(17, 22))
+	assert r.condition == {17} and r.ordered == set(range(17, 25))
 	with pytest.raises(Error):
 		sites.region(SOURCE, 3)
 

@@ -242,13 +242,16 @@ def analyse(g: Graph, *, seed: Callable[[int, FrozenSet[str]], bool],
 	else that path is not the dependency's and is ignored.
 	Given @through, only the paths through one of these instructions (a
 	site's branch) after the latest marked load are the dependency's: a
-	store on another path is not checked.
+	store on another path is not checked, but one after the load on the
+	way to such a branch is, since the compiler put it ahead of the
+	branch that should order it.
 	@branch_required: the source requires a conditional branch on the
 	condition before the legs (volatile_if), so that a store the branch
 	orders is guaranteed, not ordered by the compiler's choice."""
 	q = _Query(g, seed, ordered, tuple(clobbered), result, tso, before_load,
 		   None if through is None else frozenset(through),
-		   branch_required)
+		   branch_required,
+		   _ahead(g, through, seed) if through else frozenset())
 	verdict = _paths(q, init)
 	verdict.path = longest_path(g)
 	if g.outside and verdict.status not in ('unknown',):
@@ -268,6 +271,27 @@ class _Query:
 	before_load: bool
 	through: Optional[FrozenSet[int]]
 	branch_required: bool
+	ahead: FrozenSet[int]       # instructions on the way to @through
+
+
+def _ahead(g: Graph, through: Set[int],
+	   seed: Callable[[int, FrozenSet[str]], bool]) -> FrozenSet[int]:
+	"""The instructions from which a path reaches one of @through
+	without a marked load (which would start another evaluation of the
+	condition).  Address labels are not known here: a @seed that needs
+	them is asked without."""
+	preds: Dict[int, List[int]] = {}
+	for n, succs in enumerate(g.succs):
+		for m in succs:
+			preds.setdefault(m, []).append(n)
+	found, work = set(), list(through)
+	while work:
+		for p in preds.get(work.pop(), ()):
+			if p not in found and \
+			   not (g.sems[p].load and seed(p, NONE)):
+				found.add(p)
+				work.append(p)
+	return frozenset(found)
 
 
 class _State(NamedTuple):
@@ -422,13 +446,16 @@ def _step(q: _Query, n: int, state: _State, stores: Dict[int, StoreVerdict],
 	def lab(regs) -> FrozenSet[str]:
 		return frozenset().union(*(env.get(r, NONE) for r in regs))
 	addr = lab(s.addr)
+	# after the marked load, on the way to the site's branch
+	early = not seen and bool(pending | branched) and n in q.ahead
 	if (s.store or s.flow in ('call', 'ret') or n in g.tail_calls) and \
-	   q.ordered(n, addr) and (seen or q.before_load):
+	   q.ordered(n, addr) and (seen or q.before_load or early):
 		values = s.values | {q.result} if s.flow == 'ret' else s.values
 		covered = _seeds(lab(values) | addr)
-		if not seen:
+		if not seen and not early:
 			v = ('broken', 'can execute before the marked load')
-		elif not pending and (q.branch_required or not branched):
+		elif not pending and \
+		     ((q.branch_required and not early) or not branched):
 			v = ('guaranteed', '')
 		elif not pending:
 			v = ('compiler', 'ordered only by ' +

@@ -39,8 +39,6 @@ KUNIT_FUNCTIONS = ('lb_side0', 'lb_side1', 'mp_reader')
 NOT_HERE = 'not here'
 # the keyword of a site's if, converted or not
 IF = re.compile(r'\b(volatile_)?if\b')
-_EXITS = re.compile(r'\b(return|goto|break|continue)\b')
-_LABEL = re.compile(r'^[ \t]*(case\b[^:\n]*|default|[A-Za-z_]\w*)[ \t]*:(?!:)', re.M)
 
 
 @dataclass(frozen=True)
@@ -153,36 +151,27 @@ class Region:
 
 def region(source: str, line: int) -> Region:
 	"""The lines of the volatile_if (or plain if) at @line of @source and
-	of the stores it orders: its legs, and when a leg leaves (return,
-	goto, break, continue) and there is no else, the rest of the function
-	up to the first label, where other paths come in."""
+	of the stores it orders: as volatile_if()'s kernel-doc has it, every
+	STORE after the condition, to the end of the function: those of the
+	legs, after a leg that leaves, and after the statement.  Code there
+	that other paths reach too (after a label) is the site's only on the
+	paths through its branch (site_verdict()).  An if in no function (a
+	macro's body) orders its own statement."""
 	text = ctext.blank(source)
 	m = IF.search(text, ctext.offset(text, line, 0))
 	if not m or ctext.line_of(text, m.start()) != line:
 		raise Error(f'no if at line {line}')
 	try:
 		_, close = ctext.condition(source, m.start())
-		then_end = ctext.statement_end(source, close + 1)
-		end = ctext.statement_end(source, m.start())    # with its else
+		func = ctext.function_at(source, m.start())
+		end = func[2] if func else ctext.statement_end(source, m.start())
 	except ctext.CTextError as e:
 		raise Error(f'the if at line {line}: {e}') from None
-	cond_end = close + 1
-	last = None             # the line before a label that ends the region
-	if end == then_end and _EXITS.search(text, cond_end, then_end):   # no else
-		depth = text.count('{', 0, m.start()) - text.count('}', 0, m.start())
-		k = then_end
-		while depth > 0 and k < len(text):
-			depth += (text[k] == '{') - (text[k] == '}')
-			k += 1
-		label = _LABEL.search(text, then_end, k)
-		end = k
-		if label:
-			last = ctext.line_of(text, label.start()) - 1
 	# From the condition's last line: compilers give a store merged from
 	# both legs the line of the if.
-	cond_line = ctext.line_of(text, cond_end)
+	cond_line = ctext.line_of(text, close + 1)
 	return Region(set(range(line, cond_line + 1)),
-		      set(range(cond_line, (last or ctext.line_of(text, end)) + 1)))
+		      set(range(cond_line, ctext.line_of(text, end) + 1)))
 
 
 @dataclass
@@ -409,8 +398,9 @@ def branches(g: ctrldep.Graph, file: str, reg: Region) -> List[int]:
 	a line of the code the site orders: that is a branch of its own, on a
 	value the condition computed too.  gcc 12 -Os for powerpc tests perf's
 	"backward", compared once at the condition, again at ring_buffer.c:217,
-	on the overwrite path, which skips the site."""
-	own = reg.ordered - reg.condition
+	on the overwrite path, which skips the site.  The region's last line,
+	the closing brace, tests nothing of its own."""
+	own = reg.ordered - reg.condition - {max(reg.ordered)}
 	return [n for n, (i, s) in enumerate(zip(g.insns, g.sems))
 		if s.flow == 'cond' and
 		(_at(i, file, reg.condition) or
@@ -450,11 +440,12 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 	them without @marked or when none is either.  A site without a branch has
 	the loads of its condition instead, so that the stores are found
 	unordered.  The stores, calls (a callee may store) and returns (the
-	caller's code follows) of the legs, but not of the functions the
+	caller's code follows) of @reg.ordered, but not of the functions the
 	condition calls, must be ordered on the paths through the site's
-	branches (all paths if it has none): a store on a path that skips the
-	site, such as the overwrite path around the one in perf's ring buffer,
-	is not its to order.  A jump out of the function (a tail call, such as
+	branches (all paths if it has none), and where the compiler put them
+	ahead of those branches: a store on a path that skips the site, such
+	as the overwrite path around the one in perf's ring buffer, is not
+	its to order.  A jump out of the function (a tail call, such as
 	into gcc's foo.part.0) counts as a call.  A site whose loads no path
 	from the entry reaches (behind a switch's jump to a register whose
 	cases the graph does not know: ctrldep.graph()) is unknown."""
