@@ -188,8 +188,8 @@ def _cells(arch: arches.Arch, compiler: str, opt: str,
 			# site: the compiler made the if a select and its stores
 			# carry the lines of the function they were inlined into.
 			v.status, v.why = 'unknown', 'no conditional branch at the ' \
-				'condition (a select?), and no store with the lines of ' \
-				'its legs: read the disassembly'
+				'condition (a select?), and no store with the lines it ' \
+				'orders: read the disassembly'
 		elif v.status == 'broken' and t.compound == 'later':
 			v.status = SHORT
 			v.why = 'the load is in a later operand of the condition\'s ' \
