@@ -993,6 +993,51 @@ def test_store_ahead_of_the_site_branch():
 						0x18: 'guaranteed'})
 
 
+@pytest.mark.unit
+def test_store_to_the_address_the_load_read():
+	"""clang 14 lifts nci_ntf_packet()'s atomic_set(&ndev->state, ...),
+	made by both legs of if (atomic_read(&ndev->state) == ...), above the
+	branch: a store to the address the load read, which coherence orders
+	after it on every architecture."""
+	arch = arches.get('arm64')
+	reg = sites.region(AFTER_SOURCE, 3)
+	lifted = AFTER_AHEAD.replace('   8:\tstr\tw4, [x2]', '   8:\tstr\tw4, [x0]')
+
+	def first(listing):
+		g = graph_of('arm64', listing, 'f', 0x1c)
+		v, *_ = sites.site_verdict(arch, g, 'kernel/x.c', reg, False)
+		return v.stores[0]
+	s = first(lifted)
+	assert (s.addr, s.status) == (0x8, 'guaranteed') and 'coherence' in s.why
+	# another address, or the same register once it holds another one
+	assert first(lifted.replace('str\tw4, [x0]', 'str\tw4, [x0, #4]')
+		     ).status == 'broken'
+	moved = lifted.replace('   4:\tmov\tw4, #0x2', '   4:\tadd\tx0, x0, #0x8')
+	assert first(moved).status == 'broken'
+	# powerpc: d-form, the base register set before the load
+	ppc = '''
+	Disassembly of section .text:
+
+	0000000000000000 <f>:
+	f():
+	/t/kernel/x.c:3
+	   0:	addi    r9,r3,32
+	   4:	lwz     r10,0(r9)
+	   8:	cmplwi  r10,1
+	   c:	li      r10,4
+	/t/kernel/x.c:4
+	  10:	stw     r10,0(r9)
+	/t/kernel/x.c:3
+	  14:	bnelr
+	/t/kernel/x.c:6
+	  18:	blr
+	'''
+	g = graph_of('powerpc', ppc, 'f', 0x1c)
+	v, *_ = sites.site_verdict(arches.get('powerpc'), g, 'kernel/x.c', reg,
+				   False)
+	assert v.stores[0].status == 'guaranteed', v.stores
+
+
 # kernel/smp.c's __csd_lock_wait() on powerpc, gcc 12 -O2, cut down: the
 # condition calls a function that loads the lock flag (READ_ONCE) and a
 # tuning variable (a plain load, tested later on the path that waits on).

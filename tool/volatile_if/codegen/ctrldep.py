@@ -13,7 +13,9 @@ code runs) that must be ordered after those loads is
 	      requires that branch (@branch_required: built with volatile_if,
 	      whose semantics make the compiler branch on the condition; on
 	      TSO: the store comes after the load, which volatile_if's
-	      compiler barrier requires);
+	      compiler barrier requires), or if it is to the address the
+	      load read (same base register and offset), which coherence
+	      orders on every architecture;
   compiler    if the same holds only because the compiler chose to branch
 	      (or, on TSO, to keep the order): a plain if (), or a variant
 	      that does not require the branch;
@@ -32,6 +34,7 @@ Each path keeps the loads not ordered yet; executing a load again (a loop)
 forgets the values of its earlier execution, so they cannot order it.
 """
 
+import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import (Callable, Dict, FrozenSet, List, NamedTuple, Optional,
@@ -183,6 +186,8 @@ def inline_calls(obj: Object, g: Graph, decoder: Decoder,
 			insns.append(replace(i, where=i.where + insns[n].where))
 			sems.append(replace(
 				sem, slot=sem.slot and f'{callee.name}:{sem.slot}',
+				place=sem.place and (f'{callee.name}:{sem.place}'
+						     if sem.slot else sem.place),
 				flow='jump' if sem.flow == 'ret' else sem.flow))
 		for m, x in enumerate(c.succs):
 			# a tail call's callee returns for the copy
@@ -301,11 +306,14 @@ class _State(NamedTuple):
 	env: FrozenSet[Tuple[str, FrozenSet[str]]]   # register -> labels
 	# loads ordered by a branch (on TSO: by program order) only
 	branched: FrozenSet[str]
+	# (Sem.place, marked load): where each load read, while its base
+	# register holds the same address
+	places: FrozenSet[Tuple[str, str]]
 
 
 def _paths(q: _Query, init) -> Verdict:
 	g = q.g
-	start = _State(NONE, False, frozenset((init or {}).items()), NONE)
+	start = _State(NONE, False, frozenset((init or {}).items()), NONE, NONE)
 	work, visited = [(0, start)], set()
 	stores: Dict[int, StoreVerdict] = {}
 	loads: Set[int] = set()
@@ -439,9 +447,12 @@ def _step(q: _Query, n: int, state: _State, stores: Dict[int, StoreVerdict],
 	"""The state after instruction @n; records the stores it checks in
 	@stores and the marked loads it executes in @loads."""
 	g, tso, through = q.g, q.tso, q.through
-	pending, seen, env, branched = state
+	pending, seen, env, branched, places = state
 	env = dict(env)
 	insn, s = g.insns[n], g.sems[n]
+	# loads of the address this access is to: coherence orders a store
+	# after them, on every architecture
+	same = frozenset(t for p, t in places if p == s.place) if s.place else NONE
 
 	def lab(regs) -> FrozenSet[str]:
 		return frozenset().union(*(env.get(r, NONE) for r in regs))
@@ -452,8 +463,13 @@ def _step(q: _Query, n: int, state: _State, stores: Dict[int, StoreVerdict],
 	   q.ordered(n, addr) and (seen or q.before_load or early):
 		values = s.values | {q.result} if s.flow == 'ret' else s.values
 		covered = _seeds(lab(values) | addr)
+		left = pending - same
 		if not seen and not early:
 			v = ('broken', 'can execute before the marked load')
+		elif not left and pending:
+			v = ('guaranteed', 'to the address the load at ' +
+			     ', '.join(sorted(p[1:] for p in pending)) +
+			     ' read: coherence orders it')
 		elif not pending and \
 		     ((q.branch_required and not early) or not branched):
 			v = ('guaranteed', '')
@@ -464,13 +480,13 @@ def _step(q: _Query, n: int, state: _State, stores: Dict[int, StoreVerdict],
 			     ', '.join(sorted(p[1:] for p in branched)) +
 			     ', which the source does not require: the '
 			     'compiler\'s choice')
-		elif s.predicated and pending <= covered | _seeds(lab(s.cond)):
+		elif s.predicated and left <= covered | _seeds(lab(s.cond)):
 			v = ('pred', 'ordered by its condition code only')
-		elif pending <= covered:
+		elif left <= covered:
 			v = ('dep', 'ordered by a data or address dependency only')
 		else:
 			v = ('broken', 'no conditional branch on the load at ' +
-			     ', '.join(sorted(p[1:] for p in pending)) + ' before it')
+			     ', '.join(sorted(p[1:] for p in left)) + ' before it')
 		old = stores.get(insn.addr)
 		if not old or RANK.index(v[0]) > RANK.index(old.status):
 			stores[insn.addr] = StoreVerdict(insn.addr, insn.text, *v)
@@ -486,6 +502,8 @@ def _step(q: _Query, n: int, state: _State, stores: Dict[int, StoreVerdict],
 			seen = through is None
 			loads.add(insn.addr)
 			branched = branched - {t}
+			places = frozenset((p, x) for p, x in places if x != t) | \
+				(frozenset({(s.place, t)}) if s.place else NONE)
 			if s.acquire:
 				pass
 			elif tso:
@@ -500,9 +518,13 @@ def _step(q: _Query, n: int, state: _State, stores: Dict[int, StoreVerdict],
 	if s.store and s.slot:
 		new[s.slot] = lab(s.values)
 	env.update(new)
+	killed = set(s.defs) | set(s.loaded)
 	if s.flow == 'call':
 		for r in q.clobbered:
 			env.pop(r, None)
+		killed |= set(q.clobbered)
+	if places:
+		places = frozenset(x for x in places if _base(x[0]) not in killed)
 	if s.flow == 'cond':
 		tested = pending & _seeds(lab(s.cond))
 		pending = pending - tested
@@ -520,4 +542,10 @@ def _step(q: _Query, n: int, state: _State, stores: Dict[int, StoreVerdict],
 	if s.fence:
 		pending = branched = NONE
 	return _State(pending, seen,
-		      frozenset((k, v) for k, v in env.items() if v), branched)
+		      frozenset((k, v) for k, v in env.items() if v), branched,
+		      places)
+
+
+def _base(place: str) -> str:
+	"""The register of a Sem.place ('x21+32': 'x21')."""
+	return re.match(r'(.*?)[+-]\d+$', place).group(1)

@@ -8,7 +8,7 @@ that each ISA module subclasses with its operand grammar.
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import FrozenSet, List, Optional
+from typing import FrozenSet, List, Optional, Tuple
 
 from ..disasm import Insn
 
@@ -68,6 +68,7 @@ class Sem:
 	addr: FrozenSet[str] = NONE     # registers the address is computed from
 	values: FrozenSet[str] = NONE   # registers a store writes
 	slot: Optional[str] = None      # the stack slot accessed, e.g. 'sp+16'
+	place: Optional[str] = None     # the address as base+offset: 'x21+32'
 	flow: str = 'next'              # next cond jump call ret indirect trap
 	cond: FrozenSet[str] = NONE     # what a branch or a predicate tests
 	predicated: bool = False        # arm: executes only if @cond holds
@@ -146,10 +147,17 @@ class Decoder:
 
 	# Architectures whose first operand is the destination.
 
-	def _slot(self, base: str, offset: str) -> Optional[str]:
-		if base in self.isa.stack:
-			return f'{base}{int(offset or "0", 0):+d}'
-		return None
+	def _place(self, base: str, offset: str
+		   ) -> Tuple[Optional[str], Optional[str]]:
+		"""(place, slot) of an access to @base + @offset: the address
+		as a register and a number, where the offset is one (not a
+		symbol's relocation), and the same where @base addresses the
+		stack."""
+		try:
+			place = f'{base}{int(offset or "0", 0):+d}'
+		except ValueError:
+			return None, None
+		return place, place if base in self.isa.stack else None
 
 	def _generic(self, m: str, ops: List[str], *, flags: FrozenSet[str],
 		     sets_flags: bool = False, reads_flags: bool = False) -> Sem:
@@ -186,10 +194,10 @@ class Decoder:
 		   m.startswith('strex'):
 			before.append(_arm_next(before[-1]))   # Rt2 is Rt + 1
 		parts = [p.strip() for p in mem.group(1).split(',')]
-		slot = None
+		place = slot = None
 		if not writeback and addr and len(parts) <= 2 and \
 		   (len(parts) == 1 or parts[1].startswith('#')):
-			slot = self._slot(addr[0], parts[1][1:] if len(parts) > 1 else '')
+			place, slot = self._place(addr[0], parts[1][1:] if len(parts) > 1 else '')
 		defs = {addr[0]} if writeback and addr else set()
 		uses = {addr[0]} if writeback and addr else set()
 		store_excl = re.fullmatch(r'stl?x[rp][bh]?|stl?ex[bhd]?|strex[bhd]?', m)
@@ -209,6 +217,6 @@ class Decoder:
 		return Sem(defs=frozenset(defs), uses=frozenset(uses) | cond,
 			   loaded=frozenset(got), load=load,
 			   store=atomic or not load, addr=frozenset(addr),
-			   values=frozenset(values), slot=slot,
+			   values=frozenset(values), slot=slot, place=place,
 			   acquire=self.match('acquire', m), cond=cond,
 			   predicated=bool(cond))

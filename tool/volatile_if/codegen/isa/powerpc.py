@@ -89,15 +89,16 @@ class Decoder(base.Decoder):
 		regs = [self.regs(o) for o in ops]
 		first = regs[0][:1] if regs else []
 		d_form = re.fullmatch(r'(-?\w+)\((r\d+)\)', ops[-1]) if ops else None
+		place = slot = None
 		if d_form:
 			addr = [self.canonical(d_form.group(2))]
-			slot = None if update else self._slot(addr[0], d_form.group(1)
-							      if d_form.group(1).lstrip('-').isdigit() else '')
+			if not update:
+				place, slot = self._place(addr[0], d_form.group(1))
 		else:
 			addr = [r for o in regs[1:] for r in o]
-			slot = None
 		base = addr[:1] if update else []
 		return Sem(defs=frozenset(base) | record, uses=frozenset(base),
 			   loaded=frozenset(first) if load else NONE, load=load,
 			   store=not load, addr=frozenset(addr),
-			   values=NONE if load else frozenset(first), slot=slot)
+			   values=NONE if load else frozenset(first), slot=slot,
+			   place=place)

@@ -51,7 +51,8 @@ class Decoder(base.Decoder):
 		if atomic or self.match('load', m) or self.match('store', m):
 			mem = re.fullmatch(r'(-?\d+)?\((\w+)\)', ops[-1])
 			addr = [self.canonical(mem.group(2))] if mem else []
-			slot = self._slot(addr[0], mem.group(1)) if addr else None
+			place, slot = self._place(addr[0], mem.group(1)) if addr \
+				else (None, None)
 			first = regs[:1]
 			load = atomic or self.match('load', m)
 			if atomic:        # amo<op> rd, rs2, (rs1)
@@ -64,5 +65,6 @@ class Decoder(base.Decoder):
 			return Sem(loaded=frozenset(first) if load else NONE, load=load,
 				   store=not load, addr=frozenset(addr),
 				   values=NONE if load else frozenset(first),
-				   slot=slot, acquire=self.match('acquire', m))
+				   slot=slot, place=place,
+				   acquire=self.match('acquire', m))
 		return self._generic(m, ops, flags=NONE)

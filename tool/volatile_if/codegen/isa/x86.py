@@ -110,13 +110,14 @@ class Decoder(base.Decoder):
 			outs.update(self.regs(dst))
 			if rmw:
 				uses.update(self.regs(dst))
-		slot = None
+		place = slot = None
 		if mem:
 			sm = re.fullmatch(r'(-?0x[0-9a-f]+|-?\d+)?\(%(\w+)\)', mem[0])
 			if sm:
-				slot = self._slot(self.canonical(sm.group(2)), sm.group(1))
+				place, slot = self._place(self.canonical(sm.group(2)),
+							  sm.group(1))
 		return Sem(defs=frozenset(outs), uses=frozenset(uses),
 			   loaded=frozenset(outs) if load else NONE, load=load,
 			   store=store, addr=addr if (load or store) else NONE,
 			   values=frozenset(uses) if store else NONE, slot=slot,
-			   fence=fence)
+			   place=place, fence=fence)
