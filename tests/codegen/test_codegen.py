@@ -995,9 +995,9 @@ def test_store_ahead_of_the_site_branch():
 
 @pytest.mark.unit
 def test_store_to_the_address_the_load_read():
-	"""clang 14 lifts nci_ntf_packet()'s atomic_set(&ndev->state, ...),
-	made by both legs of if (atomic_read(&ndev->state) == ...), above the
-	branch: a store to the address the load read, which coherence orders
+	"""clang 14 lifts the atomic_set(&ndev->state, ...) that both legs of
+	if (atomic_read(&ndev->state) == ...) make in net/nfc/nci/ntf.c above
+	the branch: a store to the address the load read, which coherence orders
 	after it on every architecture."""
 	arch = arches.get('arm64')
 	reg = sites.region(AFTER_SOURCE, 3)
