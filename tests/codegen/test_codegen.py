@@ -991,6 +991,14 @@ def test_store_ahead_of_the_site_branch():
 		'  14:\tstr\tw4, [x1]', '  14:\tstr\tw4, [x2]')
 	assert stores(below) == ('guaranteed', {0x14: 'guaranteed',
 						0x18: 'guaranteed'})
+	# a call at the condition's line ahead of the branch is the
+	# condition's own, but a store there is checked
+	call = below.replace('   4:\tmov\tw4, #0x2', '   4:\tbl\t0 <ext>').replace(
+		'/t/kernel/x.c:5', '/t/kernel/x.c:3').replace('w3', 'w19')
+	assert stores(call) == ('guaranteed', {0x14: 'guaranteed',
+					       0x18: 'guaranteed'})
+	lifted = AFTER_AHEAD.replace('/t/kernel/x.c:5', '/t/kernel/x.c:3')
+	assert stores(lifted)[1][0x8] == 'broken'
 
 
 @pytest.mark.unit

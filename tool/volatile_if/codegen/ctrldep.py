@@ -256,7 +256,7 @@ def analyse(g: Graph, *, seed: Callable[[int, FrozenSet[str]], bool],
 	q = _Query(g, seed, ordered, tuple(clobbered), result, tso, before_load,
 		   None if through is None else frozenset(through),
 		   branch_required,
-		   _ahead(g, through, seed) if through else frozenset())
+		   ahead(g, through, seed) if through else frozenset())
 	verdict = _paths(q, init)
 	verdict.path = longest_path(g)
 	if g.outside and verdict.status not in ('unknown',):
@@ -279,7 +279,7 @@ class _Query:
 	ahead: FrozenSet[int]       # instructions on the way to @through
 
 
-def _ahead(g: Graph, through: Set[int],
+def ahead(g: Graph, through: Set[int],
 	   seed: Callable[[int, FrozenSet[str]], bool]) -> FrozenSet[int]:
 	"""The instructions from which a path reaches one of @through
 	without a marked load (which would start another evaluation of the

@@ -461,6 +461,14 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 	stores = {n for n, (i, s) in enumerate(zip(g.insns, g.sems))
 		  if (s.store or s.flow in ('call', 'ret') or n in g.tail_calls) and
 		  _at(i, file, reg.ordered) and not _called(i, file, reg.condition)}
+	# A call at the condition's lines on the way to its branch is taken
+	# for the condition's own (f() of if (f(READ_ONCE(x)))), since the
+	# region starts at the condition's last line.  A call of both legs
+	# that a compiler hoisted there would be missed: it cannot, past
+	# volatile_if's asm, but with a plain if () clang may.
+	stores -= {n for n in ctrldep.ahead(g, set(found), lambda n, _: n in seeds)
+		   if g.sems[n].flow == 'call' and
+		   _at(g.insns[n], file, reg.condition)}
 	verdict = ctrldep.analyse(g, seed=lambda n, _: n in seeds,
 				  ordered=lambda n, _: n in stores,
 				  clobbered=isa.get(arch.isa).clobbered,
