@@ -216,6 +216,26 @@ def test_brief_keeps_only_unordered_stores():
 	assert out['volatile_if']['stores'] == []
 
 
+def test_merge_replaces_the_builds_rerun_in_build_order():
+	def cell(arch, cc, opt, status):
+		return {'arch': arch, 'compiler': cc, 'opt': opt, 'if': status}
+	old = {'arches': ['arm64', 'arm'], 'compilers': ['gcc', 'clang'],
+	       'opts': ['O2'], 'not_compiled': [],
+	       'cells': [cell('arm64', 'gcc', 'O2', 'a'),
+			 cell('arm64', 'clang', 'O2', 'b'),
+			 cell('arm', 'gcc', 'O2', 'c')]}
+	new = {'arches': ['arm64'], 'compilers': ['gcc'], 'opts': ['O2'],
+	       'not_compiled': [{'arch': 'arm64', 'compiler': 'gcc', 'opt': 'O2'}],
+	       'cells': [cell('arm64', 'gcc', 'O2', 'x')]}
+	out = survey.merge(old, new)
+	# the rerun build's cells replace its old ones, where a full run has
+	# them: first, not after the builds kept
+	assert [c['if'] for c in out['cells']] == ['x', 'b', 'c']
+	assert out['not_compiled'] == [{'arch': 'arm64', 'compiler': 'gcc',
+					'opt': 'O2'}]
+	assert out['arches'] == ['arm64', 'arm'] and out['compilers'] == ['gcc', 'clang']
+
+
 # The committed results (scripts/bench-survey).
 
 DOCS = Path(__file__).resolve().parents[2] / 'tool' / 'docs'

@@ -291,6 +291,24 @@ def builds(data: dict) -> List[Tuple[str, str, str]]:
 		for o in data['opts'] if (a, cc, o) in ran]
 
 
+def merge(old: dict, new: dict) -> dict:
+	"""@new's cells and not-compiled entries replace @old's of the same
+	builds; the rest of @old stays.  The entries are in the order of their
+	builds, as a run of them all gives them, so that a rerun in parts
+	changes survey.json only where its cells do."""
+	def build(c: dict) -> Tuple[str, str, str]:
+		return c['arch'], c['compiler'], c['opt']
+	done = {build(c) for c in new['cells'] + new['not_compiled']}
+	for k in ('arches', 'compilers', 'opts'):
+		new[k] = list(dict.fromkeys(old[k] + new[k]))
+	for part in ('cells', 'not_compiled'):
+		new[part] = [c for c in old[part] if build(c) not in done] + new[part]
+	order = {b: n for n, b in enumerate(builds(new))}
+	for part in ('cells', 'not_compiled'):
+		new[part].sort(key=lambda c: order[build(c)])
+	return new
+
+
 def _compiler_only(data: dict) -> List[str]:
 	"""The plain-if cells ordered only by the compiler's own branch, a row
 	per site and function, with the builds where that is so."""
