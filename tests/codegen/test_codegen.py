@@ -1044,6 +1044,29 @@ def test_store_to_the_address_the_load_read():
 	v, *_ = sites.site_verdict(arches.get('powerpc'), g, 'kernel/x.c', reg,
 				   False)
 	assert v.stores[0].status == 'guaranteed', v.stores
+	# two loads: coherence orders the store after the one it overwrites,
+	# and only the compiler's branch after the other
+	two = '''
+	Disassembly of section .text:
+
+	0000000000000000 <f>:
+	f():
+	/t/kernel/x.c:3
+	   0:	ldr	w3, [x0]
+	   4:	ldr	w5, [x1]
+	   8:	cbz	w3, 18 <f+0x18>
+	/t/kernel/x.c:4
+	   c:	str	w4, [x1]
+	/t/kernel/x.c:3
+	  10:	cbz	w5, 18 <f+0x18>
+	/t/kernel/x.c:4
+	  14:	nop
+	/t/kernel/x.c:6
+	  18:	ret
+	'''
+	g = graph_of('arm64', two, 'f', 0x1c)
+	v, *_ = sites.site_verdict(arch, g, 'kernel/x.c', reg, False)
+	assert v.stores[0].status == 'compiler', v.stores
 
 
 # kernel/smp.c's __csd_lock_wait() on powerpc, gcc 12 -O2, cut down: the

@@ -466,14 +466,14 @@ def _step(q: _Query, n: int, state: _State, stores: Dict[int, StoreVerdict],
 		left = pending - same
 		if not seen and not early:
 			v = ('broken', 'can execute before the marked load')
-		elif not left and pending:
-			v = ('guaranteed', 'to the address the load at ' +
-			     ', '.join(sorted(p[1:] for p in pending)) +
-			     ' read: coherence orders it')
-		elif not pending and \
+		elif not left and \
 		     ((q.branch_required and not early) or not branched):
 			v = ('guaranteed', '')
-		elif not pending:
+			if pending:
+				v = ('guaranteed', 'to the address the load at ' +
+				     ', '.join(sorted(p[1:] for p in pending)) +
+				     ' read: coherence orders it')
+		elif not left:
 			v = ('compiler', 'ordered only by ' +
 			     ('the order of the accesses (TSO) after the load at '
 			      if tso else 'a conditional branch on the load at ') +
