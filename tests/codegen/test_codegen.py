@@ -964,18 +964,24 @@ AFTER_AHEAD = '''
 '''
 
 
+def after_verdict(listing: str, required: bool,
+		  arch: str = 'arm64') -> ctrldep.Verdict:
+	"""The verdict on AFTER_SOURCE's site in f() of @listing."""
+	g = graph_of(arch, listing, 'f', 0x1c)
+	v, *_ = sites.site_verdict(arches.get(arch), g, 'kernel/x.c',
+				   sites.region(AFTER_SOURCE, 3), required)
+	return v
+
+
 @pytest.mark.unit
 def test_store_ahead_of_the_site_branch():
 	"""A store the site orders (of a leg, or after the statement) that the
 	compiler put between the load and the site's branch is checked: it
 	is on the site's path, though the path has not passed the branch."""
-	arch = arches.get('arm64')
-	reg = sites.region(AFTER_SOURCE, 3)
-	assert reg.ordered == {3, 4, 5, 6}
+	assert sites.region(AFTER_SOURCE, 3).ordered == {3, 4, 5, 6}
 
 	def stores(listing):
-		g = graph_of('arm64', listing, 'f', 0x1c)
-		v, *_ = sites.site_verdict(arch, g, 'kernel/x.c', reg, True)
+		v = after_verdict(listing, True)
 		return v.status, {s.addr: s.status for s in v.stores}
 	assert stores(AFTER_AHEAD) == \
 		('broken', {0x8: 'broken', 0x14: 'guaranteed', 0x18: 'guaranteed'})
@@ -1007,14 +1013,10 @@ def test_store_to_the_address_the_load_read():
 	if (atomic_read(&ndev->state) == ...) make in net/nfc/nci/ntf.c above
 	the branch: a store to the address the load read, which coherence orders
 	after it on every architecture."""
-	arch = arches.get('arm64')
-	reg = sites.region(AFTER_SOURCE, 3)
 	lifted = AFTER_AHEAD.replace('   8:\tstr\tw4, [x2]', '   8:\tstr\tw4, [x0]')
 
 	def first(listing):
-		g = graph_of('arm64', listing, 'f', 0x1c)
-		v, *_ = sites.site_verdict(arch, g, 'kernel/x.c', reg, False)
-		return v.stores[0]
+		return after_verdict(listing, False).stores[0]
 	s = first(lifted)
 	assert (s.addr, s.status) == (0x8, 'guaranteed') and 'coherence' in s.why
 	# another address, or the same register once it holds another one
@@ -1040,9 +1042,7 @@ def test_store_to_the_address_the_load_read():
 	/t/kernel/x.c:6
 	  18:	blr
 	'''
-	g = graph_of('powerpc', ppc, 'f', 0x1c)
-	v, *_ = sites.site_verdict(arches.get('powerpc'), g, 'kernel/x.c', reg,
-				   False)
+	v = after_verdict(ppc, False, 'powerpc')
 	assert v.stores[0].status == 'guaranteed', v.stores
 	# two loads: coherence orders the store after the one it overwrites,
 	# and only the compiler's branch after the other
@@ -1064,8 +1064,7 @@ def test_store_to_the_address_the_load_read():
 	/t/kernel/x.c:6
 	  18:	ret
 	'''
-	g = graph_of('arm64', two, 'f', 0x1c)
-	v, *_ = sites.site_verdict(arch, g, 'kernel/x.c', reg, False)
+	v = after_verdict(two, False)
 	assert v.stores[0].status == 'compiler', v.stores
 
 

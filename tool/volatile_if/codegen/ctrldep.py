@@ -236,6 +236,7 @@ def analyse(g: Graph, *, seed: Callable[[int, FrozenSet[str]], bool],
 	    clobbered: tuple = (), result: str = '', tso: bool = False,
 	    before_load: bool = True,
 	    through: Optional[Set[int]] = None,
+	    ahead: FrozenSet[int] = frozenset(),
 	    branch_required: bool = False) -> Verdict:
 	"""Follow every path of @g.  @seed(n, address labels) says whether
 	instruction n is a marked load, @ordered(n, address labels) whether
@@ -247,16 +248,15 @@ def analyse(g: Graph, *, seed: Callable[[int, FrozenSet[str]], bool],
 	else that path is not the dependency's and is ignored.
 	Given @through, only the paths through one of these instructions (a
 	site's branch) after the latest marked load are the dependency's: a
-	store on another path is not checked, but one after the load on the
-	way to such a branch is, since the compiler put it ahead of the
-	branch that should order it.
+	store on another path is not checked, unless it is in @ahead (the
+	instructions on the way to @through: ahead()) after the load, where
+	the compiler put it ahead of the branch that should order it.
 	@branch_required: the source requires a conditional branch on the
 	condition before the legs (volatile_if), so that a store the branch
 	orders is guaranteed, not ordered by the compiler's choice."""
 	q = _Query(g, seed, ordered, tuple(clobbered), result, tso, before_load,
 		   None if through is None else frozenset(through),
-		   branch_required,
-		   ahead(g, through, seed) if through else frozenset())
+		   branch_required, frozenset(ahead))
 	verdict = _paths(q, init)
 	verdict.path = longest_path(g)
 	if g.outside and verdict.status not in ('unknown',):
@@ -279,12 +279,10 @@ class _Query:
 	ahead: FrozenSet[int]       # instructions on the way to @through
 
 
-def ahead(g: Graph, through: Set[int],
-	   seed: Callable[[int, FrozenSet[str]], bool]) -> FrozenSet[int]:
+def ahead(g: Graph, through: Set[int], seeds: Set[int]) -> FrozenSet[int]:
 	"""The instructions from which a path reaches one of @through
-	without a marked load (which would start another evaluation of the
-	condition).  Address labels are not known here: a @seed that needs
-	them is asked without."""
+	without a marked load (one of @seeds, which would start another
+	evaluation of the condition)."""
 	preds: Dict[int, List[int]] = {}
 	for n, succs in enumerate(g.succs):
 		for m in succs:
@@ -292,8 +290,7 @@ def ahead(g: Graph, through: Set[int],
 	found, work = set(), list(through)
 	while work:
 		for p in preds.get(work.pop(), ()):
-			if p not in found and \
-			   not (g.sems[p].load and seed(p, NONE)):
+			if p not in found and p not in seeds:
 				found.add(p)
 				work.append(p)
 	return frozenset(found)
@@ -450,9 +447,6 @@ def _step(q: _Query, n: int, state: _State, stores: Dict[int, StoreVerdict],
 	pending, seen, env, branched, places = state
 	env = dict(env)
 	insn, s = g.insns[n], g.sems[n]
-	# loads of the address this access is to: coherence orders a store
-	# after them, on every architecture
-	same = frozenset(t for p, t in places if p == s.place) if s.place else NONE
 
 	def lab(regs) -> FrozenSet[str]:
 		return frozenset().union(*(env.get(r, NONE) for r in regs))
@@ -463,7 +457,9 @@ def _step(q: _Query, n: int, state: _State, stores: Dict[int, StoreVerdict],
 	   q.ordered(n, addr) and (seen or q.before_load or early):
 		values = s.values | {q.result} if s.flow == 'ret' else s.values
 		covered = _seeds(lab(values) | addr)
-		left = pending - same
+		# coherence orders a store after the loads of its address, on
+		# every architecture
+		left = pending - {t for p, t in places if p == s.place}
 		if not seen and not early:
 			v = ('broken', 'can execute before the marked load')
 		elif not left and \
@@ -518,12 +514,12 @@ def _step(q: _Query, n: int, state: _State, stores: Dict[int, StoreVerdict],
 	if s.store and s.slot:
 		new[s.slot] = lab(s.values)
 	env.update(new)
-	killed = set(s.defs) | set(s.loaded)
 	if s.flow == 'call':
 		for r in q.clobbered:
 			env.pop(r, None)
-		killed |= set(q.clobbered)
 	if places:
+		killed = s.defs | s.loaded | \
+			(frozenset(q.clobbered) if s.flow == 'call' else NONE)
 		places = frozenset(x for x in places if _base(x[0]) not in killed)
 	if s.flow == 'cond':
 		tested = pending & _seeds(lab(s.cond))

@@ -466,15 +466,15 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 	# region starts at the condition's last line.  A call of both legs
 	# that a compiler hoisted there would be missed: it cannot, past
 	# volatile_if's asm, but with a plain if () clang may.
-	stores -= {n for n in ctrldep.ahead(g, set(found), lambda n, _: n in seeds)
-		   if g.sems[n].flow == 'call' and
+	ahead = ctrldep.ahead(g, set(found), seeds)
+	stores -= {n for n in ahead if g.sems[n].flow == 'call' and
 		   _at(g.insns[n], file, reg.condition)}
 	verdict = ctrldep.analyse(g, seed=lambda n, _: n in seeds,
 				  ordered=lambda n, _: n in stores,
 				  clobbered=isa.get(arch.isa).clobbered,
 				  result=isa.get(arch.isa).result, tso=arch.tso,
 				  before_load=False, through=set(found) or None,
-				  branch_required=branch_required)
+				  ahead=ahead, branch_required=branch_required)
 	if verdict.status in ('unknown',) or g.outside:
 		pass
 	elif seeds and not verdict.loads:
