@@ -1353,21 +1353,44 @@ def test_site_inlined_by_if_only_is_listed(tmp_path):
 
 
 @pytest.mark.unit
+def test_site_report_says_what_it_could_not_compare():
+	report = sites.SiteReport(['arm64'], [], missing=[
+		{'file': 'k/s.c', 'line': 9, 'origin': '0002-x.patch',
+		 'arch': 'arm64', 'compiler': 'gcc'}], failed=[
+		{'object': 'k/s.o', 'arch': 'arm64', 'compiler': 'clang',
+		 'variant': 'rfc', 'why': 'error: x'}], only_if=[
+		{'file': 'k/s.c', 'line': 9, 'function': 'a', 'arch': 'arm64',
+		 'compiler': 'gcc'}])
+	assert report.text().splitlines()[1:] == [
+		'k/s.c:9 (0002-x.patch) on arm64 gcc: not found in the code',
+		'k/s.c:9 a() on arm64 gcc: the site inlined with if () only, '
+		'not compared',
+		'k/s.o arm64 clang rfc: error: x: does not compile']
+
+
+@pytest.mark.unit
 def test_functions_inlined_by_if_only_are_on_the_page_until_rerun():
 	"""bench-codegen lists them per site and build; a rerun of an
 	architecture replaces what the earlier run listed for it."""
 	bench = _bench_codegen()
+	def only(function, arch):
+		return {'file': 'k/s.c', 'line': 9, 'function': function,
+			'arch': arch, 'compiler': 'gcc'}
+	def failed(arch):
+		return {'object': 'k/s.o', 'arch': arch, 'compiler': 'gcc',
+			'variant': 'rfc', 'why': 'error: x'}
 	results = {'sites': {'arches': ['arm64', 'arm'], 'missing': [],
-			     'failed': [], 'sites': [],
-			     'only_if': ['k/s.c:9 a() on arm64 gcc',
-					 'k/s.c:9 b() on arm64 gcc',
-					 'k/s.c:9 a() on arm gcc']}}
+			     'failed': [failed('arm64'), failed('arm')],
+			     'sites': [],
+			     'only_if': [only('a', 'arm64'), only('b', 'arm64'),
+					 only('a', 'arm')]}}
 	lines = bench.only_if(results['sites'])
 	assert '- `k/s.c:9` (arm64 gcc): a(), b()' in lines
 	assert '- `k/s.c:9` (arm gcc): a()' in lines
 	bench.merge_sites(results, {'arches': ['arm64'], 'missing': [],
 				    'failed': [], 'sites': [], 'only_if': []})
-	assert results['sites']['only_if'] == ['k/s.c:9 a() on arm gcc']
+	assert results['sites']['only_if'] == [only('a', 'arm')]
+	assert results['sites']['failed'] == [failed('arm')]
 	bench.drop_stale_sites(results, [sites.Site('k/t.c', 9, 'x')])
 	assert results['sites']['only_if'] == [] == bench.only_if(results['sites'])
 
@@ -2093,11 +2116,12 @@ def test_merged_sites_keep_only_the_variants_not_rerun():
 			'variants': dict(insns), 'paths': dict(insns),
 			'statuses': statuses}
 	results = {'sites': {'arches': ['arm64'], 'missing': [], 'failed': [],
+			     'only_if': [],
 			     'sites': [site({'volatile_if': 'guaranteed',
 					     'if': 'broken', 'rfc': 'guaranteed'},
 					    {'volatile_if': 9, 'if': 4, 'rfc': 12})]}}
 	report = {'arches': ['arm64'], 'missing': [], 'failed': [],
-		  'sites': [site({'volatile_if': 'guaranteed',
+		  'only_if': [], 'sites': [site({'volatile_if': 'guaranteed',
 				  'if': sites.NOT_HERE}, {'volatile_if': 9})]}
 	_bench_codegen().merge_sites(results, report)
 	(x,) = results['sites']['sites']

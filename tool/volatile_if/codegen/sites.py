@@ -219,13 +219,16 @@ class SiteResult:
 class SiteReport:
 	arches: List[str]
 	results: List[SiteResult]
-	missing: List[str] = field(default_factory=list)   # sites not in any code
-	# comparison variants that did not compile: object arch cc variant: why
-	failed: List[str] = field(default_factory=list)
-	# "file:line function() on arch cc": a function with code of the site
-	# with if () and none of its condition with volatile_if (which calls
-	# the function that has it): no result, not compared; only_unconverted()
-	only_if: List[str] = field(default_factory=list)
+	# sites in no code: file, line, origin, arch, compiler
+	missing: List[dict] = field(default_factory=list)
+	# comparison variants that did not compile: object, arch, compiler,
+	# variant, why
+	failed: List[dict] = field(default_factory=list)
+	# a function with code of the site with if () and none of its
+	# condition with volatile_if (which calls the function that has it):
+	# no result, not compared; only_unconverted().  file, line, function,
+	# arch, compiler
+	only_if: List[dict] = field(default_factory=list)
 
 	def text(self) -> str:
 		"""A line per site, arch, compiler and function: the verdicts with
@@ -248,10 +251,13 @@ class SiteReport:
 				f'{r.verdict.status:<11} {plain:<8} '
 				f'{size:>11} {path:>9}  '
 				f'{r.verdict.why or (u.why if u else "")}'.rstrip())
-		lines += [f'{m}: not found in the code' for m in self.missing]
-		lines += [f'{m}: the site inlined with if () only, not compared'
-			  for m in self.only_if]
-		lines += [f'{f}: does not compile' for f in self.failed]
+		lines += [f'{m["file"]}:{m["line"]} ({m["origin"]}) on {m["arch"]} '
+			  f'{m["compiler"]}: not found in the code'
+			  for m in self.missing]
+		lines += [f'{m["file"]}:{m["line"]} {m["function"]}() on {m["arch"]} '
+			  f'{m["compiler"]}: the site inlined with if () only, '
+			  'not compared' for m in self.only_if]
+		lines += [f'{failure(f)}: does not compile' for f in self.failed]
 		return '\n'.join(lines)
 
 	def json(self) -> dict:
@@ -259,6 +265,12 @@ class SiteReport:
 			'sites': [r.json() for r in self.results],
 			'missing': self.missing, 'failed': self.failed,
 			'only_if': self.only_if}
+
+
+def failure(f: dict) -> str:
+	"""A line of SiteReport.failed: "object arch cc variant: why"."""
+	return f'{f["object"]} {f["arch"]} {f["compiler"]} {f["variant"]}: ' \
+		f'{f["why"]}'
 
 
 def _at(insn: disasm.Insn, file: str, lines: Set[int]) -> bool:
@@ -561,8 +573,10 @@ def compile_object(b: kbuild.KernelBuild, target: str, variants: Sequence[str],
 		except Error as e:
 			if v == 'volatile_if':
 				raise
-			report.failed.append(f'{target} {b.arch.name} {b.cc} {v}: '
-					     f'{corpus.compile_error(e)}')
+			report.failed.append({
+				'object': target, 'arch': b.arch.name,
+				'compiler': b.cc, 'variant': v,
+				'why': corpus.compile_error(e)})
 			continue
 		objects[v] = _Object(b.arch, disasm.disassemble(
 			b.arch.objdump, path, lines=True), lines)
@@ -594,9 +608,11 @@ def analyse(worktree: Path, sites: Sequence[Site], *,
 					objects = compile_object(b, target, variants, report)
 				except Error as e:
 					# volatile_if itself: its sites are missing here
-					report.failed.append(
-						f'{target} {arch_name} {compiler} volatile_if: '
-						f'{corpus.compile_error(e)}')
+					report.failed.append({
+						'object': target, 'arch': arch_name,
+						'compiler': compiler,
+						'variant': 'volatile_if',
+						'why': corpus.compile_error(e)})
 					continue
 				for s in group:
 					rs = _site_in(arch, objects, s, s.file,
@@ -604,12 +620,14 @@ def analyse(worktree: Path, sites: Sequence[Site], *,
 					found.update(r.site for r in rs)
 					report.results.extend(rs)
 					report.only_if += [
-						f'{s.file}:{s.line} {f}() on '
-						f'{arch_name} {compiler}' for f in
+						{'file': s.file, 'line': s.line,
+						 'function': f, 'arch': arch_name,
+						 'compiler': compiler} for f in
 						only_unconverted(objects, s.file,
 								 regions[s])]
-			report.missing += [f'{s.file}:{s.line} ({s.origin}) on '
-					   f'{arch_name} {compiler}'
+			report.missing += [{'file': s.file, 'line': s.line,
+					    'origin': s.origin, 'arch': arch_name,
+					    'compiler': compiler}
 					   for s in sites if s not in found]
 	return report
 

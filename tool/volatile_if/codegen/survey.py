@@ -237,7 +237,7 @@ def run(worktree: Path, found: Sequence[scan.Site], scanned: str, *,
 					try:
 						objects = sites.compile_object(b, obj, ('if',), report)
 						if 'if' not in objects:
-							raise Error(report.failed[-1])
+							raise Error(sites.failure(report.failed[-1]))
 					except Error as e:
 						why = corpus.compile_error(e)
 						survey.not_compiled += [(t, arch_name, compiler, opt, why)
