@@ -1008,6 +1008,29 @@ def test_store_ahead_of_the_site_branch():
 
 
 @pytest.mark.unit
+def test_store_of_a_merged_line_ahead_of_the_site_branch():
+	"""clang 19 lifts the store that both legs make above the branch with
+	line 0 (a location merged from the legs' lines): checked there, as
+	the legs' own, unless the condition's line holds it."""
+	def status(where):
+		merged = AFTER_AHEAD.replace(
+			'/t/kernel/x.c:5\n\t   4:\tmov\tw4, #0x2\n\t   8:\tstr',
+			'/t/kernel/x.c:5\n\t   4:\tmov\tw4, #0x2\n\t' + where +
+			'\n\t   8:\tstr')
+		assert merged != AFTER_AHEAD
+		v = after_verdict(merged, True)
+		return {x.addr: x.status for x in v.stores}.get(0x8)
+	assert status('/t/include/linux/atomic.h:42\n\tinlined by '
+		      '/t/kernel/x.c:0') == 'broken'
+	assert status('/t/kernel/x.c:0') == 'broken'
+	# a merged line of a function the condition calls: the condition's
+	assert status('/t/include/linux/atomic.h:42\n\tinlined by '
+		      '/t/kernel/x.c:0\n\tinlined by /t/kernel/x.c:3') is None
+	# of another file only: not the site's
+	assert status('/t/include/linux/atomic.h:0') is None
+
+
+@pytest.mark.unit
 def test_store_to_the_address_the_load_read():
 	"""clang 14 lifts the atomic_set(&ndev->state, ...) that both legs of
 	if (atomic_read(&ndev->state) == ...) make in net/nfc/nci/ntf.c above

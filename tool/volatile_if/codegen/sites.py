@@ -296,6 +296,17 @@ def _called(insn: disasm.Insn, file: str, condition: Set[int]) -> bool:
 	return False
 
 
+def _merged(insn: disasm.Insn, file: str, condition: Set[int]) -> bool:
+	"""Whether @insn's innermost line of @file is 0, and no outer one is
+	of @condition (a function the condition calls): a location the
+	compiler merged from several lines.  clang 19 gives line 0 to the
+	store that both legs of net/nfc/nci/ntf.c:854 make and that it lifts
+	above the branch, the very store the site orders."""
+	lines = [n for f, n in insn.where if f == file or f.endswith('/' + file)]
+	return bool(lines) and lines[0] == 0 and \
+		not any(n in condition for n in lines[1:])
+
+
 class SourceLines:
 	"""The lines of the files an object's line table names, read from
 	@tree by the longest tail of the name that is in it: the table of an
@@ -470,17 +481,25 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 	if not found:
 		seeds = {n for n, (i, s) in enumerate(zip(g.insns, g.sems))
 			 if s.load and _at(i, file, reg.condition)}
-	stores = {n for n, (i, s) in enumerate(zip(g.insns, g.sems))
-		  if (s.store or s.flow in ('call', 'ret') or n in g.tail_calls) and
-		  _at(i, file, reg.ordered) and not _called(i, file, reg.condition)}
+	effects = {n for n, s in enumerate(g.sems)
+		   if s.store or s.flow in ('call', 'ret') or n in g.tail_calls}
+	stores = {n for n in effects if _at(g.insns[n], file, reg.ordered) and
+		  not _called(g.insns[n], file, reg.condition)}
 	# A call at the condition's lines on the way to its branch is taken
 	# for the condition's own (f() of if (f(READ_ONCE(x)))), since the
 	# region starts at the condition's last line.  A call of both legs
-	# that a compiler hoisted there would be missed: it cannot, past
-	# volatile_if's asm, but with a plain if () clang may.
+	# that a compiler hoisted there with the condition's line would be
+	# missed: it cannot, past volatile_if's asm, but with a plain if ()
+	# clang may.  So would a store that the line table gives to the
+	# condition's code: clang 14 for arm and riscv gives ntf.c:854's lifted
+	# store the line of the condition's atomic_read().
 	ahead = ctrldep.ahead(g, set(found), seeds)
 	stores -= {n for n in ahead if g.sems[n].flow == 'call' and
 		   _at(g.insns[n], file, reg.condition)}
+	# Ahead of the branch, a store or call with no line of its own may be
+	# the legs'.
+	stores |= {n for n in ahead & effects
+		   if _merged(g.insns[n], file, reg.condition)}
 	verdict = ctrldep.analyse(g, seed=lambda n, _: n in seeds,
 				  ordered=lambda n, _: n in stores,
 				  clobbered=isa.get(arch.isa).clobbered,
