@@ -897,7 +897,7 @@ def test_branch_of_the_ordered_code_on_a_value_of_the_condition():
 	condition's line, and tested there and again by the ordered code's
 	own if (line 15), on the path that skips the site (if (!overwrite) at
 	line 10).  That branch is not the site's, so the path is not the
-	site's to order."""
+	site's to order.  Nor is one at a line before the condition."""
 	ppc = '''
 	Disassembly of section .text:
 
@@ -933,6 +933,12 @@ def test_branch_of_the_ordered_code_on_a_value_of_the_condition():
 	v, found, *_ = sites.site_verdict(arch, graph_of('powerpc', other, 'put', 0x2c),
 					  'kernel/x.c', reg, True)
 	assert found == [6, 7] and v.status == 'broken', (found, v.status, v.why)
+	# at a line before the condition: a test of the next round of a loop,
+	# not the site's
+	loop = ppc.replace('/t/kernel/x.c:15', '/t/kernel/x.c:5')
+	v, found, *_ = sites.site_verdict(arch, graph_of('powerpc', loop, 'put', 0x2c),
+					  'kernel/x.c', reg, True)
+	assert found == [6] and v.status == 'guaranteed', (found, v.status, v.why)
 
 
 AFTER_SOURCE = """\

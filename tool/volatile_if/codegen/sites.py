@@ -279,8 +279,12 @@ def _at(insn: disasm.Insn, file: str, lines: Set[int]) -> bool:
 	tail: an object that ccache made for another clone of this repository
 	names that clone's tree, since paths below build/ are hashed relative
 	to it."""
-	return any((f == file or f.endswith('/' + file)) and n in lines
-		   for f, n in insn.where)
+	return any(n in lines for n in _lines(insn, file))
+
+
+def _lines(insn: disasm.Insn, file: str) -> List[int]:
+	"""The lines of @file that @insn comes from, innermost first."""
+	return [n for f, n in insn.where if f == file or f.endswith('/' + file)]
 
 
 def _called(insn: disasm.Insn, file: str, condition: Set[int]) -> bool:
@@ -302,7 +306,7 @@ def _merged(insn: disasm.Insn, file: str, condition: Set[int]) -> bool:
 	compiler merged from several lines.  clang 19 gives line 0 to the
 	store that both legs of net/nfc/nci/ntf.c:854 make and that it lifts
 	above the branch, the very store the site orders."""
-	lines = [n for f, n in insn.where if f == file or f.endswith('/' + file)]
+	lines = _lines(insn, file)
 	return bool(lines) and lines[0] == 0 and \
 		not any(n in condition for n in lines[1:])
 
@@ -417,17 +421,27 @@ def branches(g: ctrldep.Graph, file: str, reg: Region) -> List[int]:
 	the condition, the branches of the functions the condition calls (a
 	cmpxchg loop), and an asm's branch; and those that test a value
 	computed there, which the line table may give another line (powerpc's
-	conditional return, bltlr, is the function's closing brace), but not
-	a line of the code the site orders: that is a branch of its own, on a
-	value the condition computed too.  gcc 12 -Os for powerpc tests perf's
-	"backward", compared once at the condition, again at ring_buffer.c:217,
-	on the overwrite path, which skips the site.  The region's last line,
-	the closing brace, tests nothing of its own."""
+	conditional return, bltlr, is the function's closing brace; clang 14
+	for riscv leaves refcount_inc_not_zero()'s first test with no line of
+	the site's file).  Not a branch of a line of the code the site orders:
+	that is a branch of its own, on a value the condition computed too
+	(gcc 12 -Os for powerpc tests perf's "backward", compared once at the
+	condition, again at ring_buffer.c:217, on the overwrite path, which
+	skips the site).  The region's last line, the closing brace, tests
+	nothing of its own.  Nor one whose line is before the condition: it
+	tests such a value on the next round of a loop (clang 14 for riscv
+	reloads a spilled variable that gc_worker() tests at its top on the
+	path that leaves nf_conntrack_core.c:1582's if, with that if's line)."""
 	own = reg.ordered - reg.condition - {max(reg.ordered)}
+	first = min(reg.condition)
+
+	def before(i: disasm.Insn) -> bool:
+		lines = _lines(i, file)
+		return bool(lines) and 0 < lines[0] < first
 	return [n for n, (i, s) in enumerate(zip(g.insns, g.sems))
 		if s.flow == 'cond' and
 		(_at(i, file, reg.condition) or
-		 (not _at(i, file, own) and
+		 (not _at(i, file, own) and not before(i) and
 		  any(_at(g.insns[d], file, reg.condition)
 		      for d in ctrldep.defs_tested(g, n))))]
 
