@@ -251,8 +251,7 @@ class SiteReport:
 				f'{r.verdict.status:<11} {plain:<8} '
 				f'{size:>11} {path:>9}  '
 				f'{r.verdict.why or (u.why if u else "")}'.rstrip())
-		lines += [f'{m["file"]}:{m["line"]} ({m["origin"]}) on {m["arch"]} '
-			  f'{m["compiler"]}: not found in the code'
+		lines += [f'{missed(m)}: not found in the code'
 			  for m in self.missing]
 		lines += [f'{m["file"]}:{m["line"]} {m["function"]}() on {m["arch"]} '
 			  f'{m["compiler"]}: the site inlined with if () only, '
@@ -265,6 +264,12 @@ class SiteReport:
 			'sites': [r.json() for r in self.results],
 			'missing': self.missing, 'failed': self.failed,
 			'only_if': self.only_if}
+
+
+def missed(m: dict) -> str:
+	"""A site of SiteReport.missing: "file:line (origin) on arch cc"."""
+	return f'{m["file"]}:{m["line"]} ({m["origin"]}) on {m["arch"]} ' \
+		f'{m["compiler"]}'
 
 
 def failure(f: dict) -> str:
@@ -284,7 +289,12 @@ def _at(insn: disasm.Insn, file: str, lines: Set[int]) -> bool:
 
 def _lines(insn: disasm.Insn, file: str) -> List[int]:
 	"""The lines of @file that @insn comes from, innermost first."""
-	return [n for f, n in insn.where if f == file or f.endswith('/' + file)]
+	return [n for f, n in insn.where if _is(f, file)]
+
+
+def _is(name: str, file: str) -> bool:
+	"""Whether the line table's @name is @file: see _at()."""
+	return name == file or name.endswith('/' + file)
 
 
 def _called(insn: disasm.Insn, file: str, condition: Set[int]) -> bool:
@@ -293,7 +303,7 @@ def _called(insn: disasm.Insn, file: str, condition: Set[int]) -> bool:
 	(barrier.h): its stores come before the site's branch and are not the
 	legs'."""
 	for n, (f, line) in enumerate(insn.where):
-		if (f == file or f.endswith('/' + file)) and line in condition:
+		if _is(f, file) and line in condition:
 			inner = insn.where[:n]
 			return bool(inner) and \
 				not any(g.endswith('barrier.h') for g, _ in inner)
