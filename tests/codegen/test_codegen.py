@@ -1013,6 +1013,49 @@ def test_store_ahead_of_the_site_branch():
 	assert stores(lifted)[1][0x8] == 'broken'
 
 
+# f() with the leg's store (line 4) put above the load
+LEG_ABOVE = '''
+	Disassembly of section .text:
+
+	0000000000000000 <f>:
+	f():
+	/t/kernel/x.c:4
+	   0:	mov	w4, #0x1
+	   4:	str	w4, [x1]
+	/t/kernel/x.c:3
+	   8:	ldr	w3, [x0]
+	   c:	cbz	w3, 18 <f+0x18>
+	/t/kernel/x.c:5
+	  10:	mov	w4, #0x2
+	  14:	str	w4, [x2]
+	/t/kernel/x.c:6
+	  18:	ret
+'''
+
+
+@pytest.mark.unit
+def test_store_above_the_load():
+	"""A store the site orders that the compiler put above the condition's
+	load is broken, but not a store to the stack, nor, in a loop, one that
+	the branch of the round before reaches."""
+	def stores(listing):
+		v = after_verdict(listing, False)
+		return {s.addr: s.status for s in v.stores}
+	assert stores(LEG_ABOVE) == {0x4: 'broken', 0x14: 'compiler',
+				     0x18: 'compiler'}
+	assert stores(LEG_ABOVE.replace('[x1]', '[sp, #-16]!')) == \
+		{0x14: 'compiler', 0x18: 'compiler'}
+	loop = LEG_ABOVE.replace('  18:\tret', '  18:\tb\t0 <f>')
+	assert stores(loop)[0x4] == 'compiler'
+	# above the first of two tests of the condition (a && READ_ONCE(*p))
+	two = LEG_ABOVE.replace('   0:\tmov\tw4, #0x1\n\t   4:\tstr\tw4, [x1]\n'
+				'\t/t/kernel/x.c:3\n\t   8:\tldr\tw3, [x0]\n',
+				'   0:\tstr\tw4, [x1]\n\t/t/kernel/x.c:3\n'
+				'\t   4:\tcbz\tw2, 18 <f+0x18>\n'
+				'\t   8:\tldr\tw3, [x0]\n')
+	assert stores(two)[0x0] == 'broken'
+
+
 @pytest.mark.unit
 def test_store_of_a_merged_line_ahead_of_the_site_branch():
 	"""clang 19 lifts the store that both legs make above the branch with

@@ -237,6 +237,7 @@ def analyse(g: Graph, *, seed: Callable[[int, FrozenSet[str]], bool],
 	    before_load: bool = True,
 	    through: Optional[Set[int]] = None,
 	    ahead: FrozenSet[int] = frozenset(),
+	    above: FrozenSet[int] = frozenset(),
 	    branch_required: bool = False) -> Verdict:
 	"""Follow every path of @g.  @seed(n, address labels) says whether
 	instruction n is a marked load, @ordered(n, address labels) whether
@@ -250,13 +251,14 @@ def analyse(g: Graph, *, seed: Callable[[int, FrozenSet[str]], bool],
 	site's branch) after the latest marked load are the dependency's: a
 	store on another path is not checked, unless it is in @ahead (the
 	instructions on the way to @through: ahead()) after the load, where
-	the compiler put it ahead of the branch that should order it.
+	the compiler put it ahead of the branch that should order it, or in
+	@above (above()), where it put it ahead of the load.
 	@branch_required: the source requires a conditional branch on the
 	condition before the legs (volatile_if), so that a store the branch
 	orders is guaranteed, not ordered by the compiler's choice."""
 	q = _Query(g, seed, ordered, tuple(clobbered), result, tso, before_load,
 		   None if through is None else frozenset(through),
-		   branch_required, frozenset(ahead))
+		   branch_required, frozenset(ahead), frozenset(above))
 	verdict = _paths(q, init)
 	verdict.path = longest_path(g)
 	if g.outside and verdict.status not in ('unknown',):
@@ -277,23 +279,44 @@ class _Query:
 	through: Optional[FrozenSet[int]]
 	branch_required: bool
 	ahead: FrozenSet[int]       # instructions on the way to @through
+	above: FrozenSet[int]       # instructions before the loads: above()
+
+
+def _closure(start, edges: List[List[int]], stop=frozenset()) -> Set[int]:
+	"""The instructions reached from @start along @edges (successors or
+	predecessors), not going past those in @stop."""
+	found, work = set(), list(start)
+	while work:
+		for m in edges[work.pop()]:
+			if m not in found and m not in stop:
+				found.add(m)
+				work.append(m)
+	return found
+
+
+def _preds(g: Graph) -> List[List[int]]:
+	preds: List[List[int]] = [[] for _ in g.succs]
+	for n, succs in enumerate(g.succs):
+		for m in succs:
+			preds[m].append(n)
+	return preds
 
 
 def ahead(g: Graph, through: Set[int], seeds: Set[int]) -> FrozenSet[int]:
 	"""The instructions from which a path reaches one of @through
 	without a marked load (one of @seeds, which would start another
 	evaluation of the condition)."""
-	preds: Dict[int, List[int]] = {}
-	for n, succs in enumerate(g.succs):
-		for m in succs:
-			preds.setdefault(m, []).append(n)
-	found, work = set(), list(through)
-	while work:
-		for p in preds.get(work.pop(), ()):
-			if p not in found and p not in seeds:
-				found.add(p)
-				work.append(p)
-	return frozenset(found)
+	return frozenset(_closure(through, _preds(g), stop=seeds))
+
+
+def above(g: Graph, through: Set[int], seeds: Set[int]) -> FrozenSet[int]:
+	"""The instructions from which a path reaches one of @seeds (marked
+	loads), and which no path from @through (the site's branches)
+	reaches: code that runs before the condition is evaluated.  Code of
+	a loop is not, since one round's legs come before the next round's
+	load."""
+	return frozenset(_closure(seeds, _preds(g)) -
+			 _closure(through, g.succs) - set(through))
 
 
 class _State(NamedTuple):
@@ -454,7 +477,8 @@ def _step(q: _Query, n: int, state: _State, stores: Dict[int, StoreVerdict],
 	# after the marked load, on the way to the site's branch
 	early = not seen and bool(pending | branched) and n in q.ahead
 	if (s.store or s.flow in ('call', 'ret') or n in g.tail_calls) and \
-	   q.ordered(n, addr) and (seen or q.before_load or early):
+	   q.ordered(n, addr) and \
+	   (seen or q.before_load or early or n in q.above):
 		values = s.values | {q.result} if s.flow == 'ret' else s.values
 		covered = _seeds(lab(values) | addr)
 		# coherence orders a store after the loads of its address, on

@@ -490,7 +490,8 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 	caller's code follows) of @reg.ordered, but not of the functions the
 	condition calls, must be ordered on the paths through the site's
 	branches (all paths if it has none), and where the compiler put them
-	ahead of those branches: a store on a path that skips the site, such
+	ahead of those branches or, outside loops, of the loads (but for
+	stores to the stack): a store on a path that skips the site, such
 	as the overwrite path around the one in perf's ring buffer, is not
 	its to order.  A jump out of the function (a tail call, such as
 	into gcc's foo.part.0) counts as a call.  A site whose loads no path
@@ -524,12 +525,21 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 	# the legs'.
 	stores |= {n for n in ahead & effects
 		   if _merged(g.insns[n], file, reg.condition)}
+	# Before the condition's loads, where a plain if () lets a compiler
+	# move a leg's plain store: the site's stores there, but not those
+	# to the stack (no other CPU sees them) nor the condition's calls.
+	stack = set(isa.get(arch.isa).stack)
+	above = {n for n in ctrldep.above(g, set(found), seeds) & stores
+		 if not (g.sems[n].addr and g.sems[n].addr <= stack) and
+		 not (g.sems[n].flow == 'call' and
+		      _at(g.insns[n], file, reg.condition))}
 	verdict = ctrldep.analyse(g, seed=lambda n, _: n in seeds,
 				  ordered=lambda n, _: n in stores,
 				  clobbered=isa.get(arch.isa).clobbered,
 				  result=isa.get(arch.isa).result, tso=arch.tso,
 				  before_load=False, through=set(found) or None,
-				  ahead=ahead, branch_required=branch_required)
+				  ahead=ahead, above=frozenset(above),
+				  branch_required=branch_required)
 	if verdict.status in ('unknown',) or g.outside:
 		pass
 	elif seeds and not verdict.loads:
