@@ -45,5 +45,6 @@ check:
 		$$sudo apt-get update -q && \
 		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q $$missing; \
 	fi
-	$(PYTHON) -m pyflakes tool tests tool/volatile-if
+	$(PYTHON) -m pyflakes tool tests tool/volatile-if scripts/bench-codegen \
+		scripts/bench-survey
 	$(PYTEST) -m 'unit and not tree and not slow'

@@ -221,3 +221,19 @@ def test_boot_checks_the_tree_it_is_given_as_text(tmp_path):
 	instead of failing deep inside with a traceback."""
 	with pytest.raises(common.Error, match='not the top of a kernel tree'):
 		boot.boot(str(tmp_path), [], ['x86_64'])
+
+
+@pytest.mark.parametrize('script', ['bench-codegen', 'bench-survey'])
+def test_bench_without_matplotlib_stops_before_building(script, tmp_path):
+	"""The benchmarks draw their charts with Debian's matplotlib: a python3
+	without it (-S: no site packages) is refused before the first build."""
+	proc = subprocess.run(['/usr/bin/python3', '-S',
+			       common.REPO / 'scripts' / script,
+			       '--arch', 'arm64', '--out', tmp_path / 'o'],
+			      capture_output=True, text=True, timeout=60)
+	assert proc.returncode != 0
+	assert proc.stderr.strip().splitlines() == [
+		f'{script}: /usr/bin/python3 has no matplotlib: run this with '
+		'/usr/bin/python3 (python3-matplotlib, which scripts/setup '
+		'installs)'], proc.stderr
+	assert not (tmp_path / 'o').exists()

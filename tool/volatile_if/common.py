@@ -47,6 +47,20 @@ class Error(Exception):
 		self.details = details
 
 
+def pyplot():
+	"""matplotlib.pyplot, drawing to files.  Debian's python3-matplotlib
+	is /usr/bin/python3's; a python3 of another install may have none."""
+	try:
+		import matplotlib
+	except ImportError:
+		raise Error(f'{sys.executable} has no matplotlib: run this with '
+			    '/usr/bin/python3 (python3-matplotlib, which '
+			    'scripts/setup installs)') from None
+	matplotlib.use('Agg')
+	import matplotlib.pyplot as plt
+	return plt
+
+
 def kernel_version(tree: Path) -> str:
 	"""'6.1' for a tree whose Makefile says VERSION = 6, PATCHLEVEL = 1."""
 	try:
