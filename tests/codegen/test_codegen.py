@@ -1468,6 +1468,17 @@ def test_functions_inlined_by_if_only_are_on_the_page_until_rerun():
 
 
 @pytest.mark.unit
+def test_page_names_each_command_once():
+	"""A rerun with --keep or --corpus adds its command to those that made
+	codegen.json, unless it is one of them."""
+	also = _bench_codegen().also
+	assert also('scripts/bench-codegen', 'scripts/bench-codegen --corpus') \
+		== 'scripts/bench-codegen; scripts/bench-codegen --corpus'
+	assert also('a; b', 'b') == 'a; b'
+	assert also('a; b', 'a') == 'a; b'
+
+
+@pytest.mark.unit
 def test_survey_has_no_cell_where_the_plain_if_calls_the_site(tmp_path):
 	"""The survey's cells are the plain if ()'s functions: not h() where
 	it calls f() for the site (volatile_if inlined it), and h() where
