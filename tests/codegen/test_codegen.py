@@ -1056,6 +1056,49 @@ def test_store_above_the_load():
 	assert stores(two)[0x0] == 'broken'
 
 
+# f() with a path that skips the site to code after it (a goto), and a
+# block after the call of __stack_chk_fail() that jumps to the load
+NORETURN_CALL = '''
+	Disassembly of section .text:
+
+	0000000000000000 <f>:
+	f():
+	/t/kernel/x.c:1
+	   0:	cbz	w2, 18 <f+0x18>
+	/t/kernel/x.c:3
+	   4:	ldr	w3, [x0]
+	   8:	cbz	w3, 14 <f+0x14>
+	/t/kernel/x.c:4
+	   c:	mov	w4, #0x1
+	  10:	str	w4, [x1]
+	/t/kernel/x.c:6
+	  14:	ret
+	/t/kernel/x.c:5
+	  18:	str	w4, [x2]
+	  1c:	bl	0 <__stack_chk_fail>
+			1c: R_AARCH64_CALL26	__stack_chk_fail
+	  20:	b	4 <f+0x4>
+'''
+
+
+@pytest.mark.unit
+def test_a_call_that_does_not_return_ends_the_path():
+	"""No path goes on after a call of __stack_chk_fail(): the code that
+	follows it is another path's (gcc 12 for arm puts there a block that
+	jumps back into nci_ntf_packet()), so the store before the call is
+	not one put above the load."""
+	def made(listing):
+		g = graph_of('arm64', listing, 'f', 0x24)
+		v, *_ = sites.site_verdict(arches.get('arm64'), g, 'kernel/x.c',
+					   sites.region(AFTER_SOURCE, 3), False)
+		return g.succs[7], {s.addr: s.status for s in v.stores}
+	assert made(NORETURN_CALL) == ([], {0x10: 'compiler', 0x14: 'compiler'})
+	# any other call returns
+	assert made(NORETURN_CALL.replace('__stack_chk_fail', 'ext')) == \
+		([8], {0x10: 'compiler', 0x14: 'compiler', 0x18: 'broken',
+		       0x1c: 'broken'})
+
+
 @pytest.mark.unit
 def test_store_of_a_merged_line_ahead_of_the_site_branch():
 	"""clang 19 lifts the store that both legs make above the branch with

@@ -40,13 +40,15 @@ from functools import cached_property
 from typing import (Callable, Dict, FrozenSet, List, NamedTuple, Optional,
 		    Set, Tuple)
 
-from .disasm import Function, Insn, Object
+from ..common import table
+from .disasm import Function, Insn, Object, callee
 from .isa.base import NONE, Decoder, Sem
 
 RANK = ('guaranteed', 'compiler', 'dep', 'pred', 'broken')   # better to worse
 # machine code that orders every store, whatever the reason
 ORDERED = ('guaranteed', 'compiler')
 LIMIT = 200000     # (instruction, state) pairs before giving up
+NORETURN = frozenset(name for name, _ in table('noreturns'))
 
 
 @dataclass
@@ -82,9 +84,11 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 	instruction of a foo.part.N (gcc's partial inlining, entered by a tail
 	call), or on a function's entry, here or in another object (a
 	conditional tail call); any other target is recorded in
-	Graph.outside.  A BUG()'s trap (disasm.Object.bugs) ends its path; a
-	trap with a fixup (disasm.Object.fixups) goes there; any other trap,
-	a WARN()'s or one the tables do not know, falls through.  A static
+	Graph.outside.  A call of a function that does not return
+	(NORETURN: __stack_chk_fail(), panic()) ends its path, as a BUG()'s
+	trap (disasm.Object.bugs) does; a trap with a fixup
+	(disasm.Object.fixups) goes there; any other trap, a WARN()'s or one
+	the tables do not know, falls through.  A static
 	key's nop or branch (disasm.Object.jumps) goes both ways.  A jump
 	to a register, conditional (arm's ldrls pc) or not, may go to any
 	case of the function's switches, as far as the code shows them: its
@@ -137,6 +141,8 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 			nxt = []
 		elif sem.flow == 'trap' and at in obj.fixups:
 			nxt = [index[obj.fixups[at]]] if obj.fixups[at] in index else []
+		if sem.flow == 'call' and callee(insn) in NORETURN:
+			nxt = []
 		out = {'next': nxt, 'call': nxt, 'cond': nxt + taken,
 		       'jump': taken, 'indirect': taken, 'trap': nxt}.get(sem.flow, [])
 		if at in obj.jumps:

@@ -258,6 +258,12 @@ def disassemble(objdump: str, path: Path, lines: bool = False) -> Object:
 		      switch_cases(arm, table('.rodata'), toc, table, insns, funcs))
 
 
+def callee(insn: Insn) -> Optional[str]:
+	"""The symbol that the call at @insn is relocated against: the
+	function it calls, when that is another section's."""
+	return _symbol_of(insn.reloc[1]) if insn.reloc else None
+
+
 def _symbol_of(expr: str) -> str:
 	return re.sub(r'[+-]0x[0-9a-f]+$', '', expr)
 
