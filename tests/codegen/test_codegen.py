@@ -1036,8 +1036,8 @@ LEG_ABOVE = '''
 @pytest.mark.unit
 def test_store_above_the_load():
 	"""A store the site orders that the compiler put above the condition's
-	load is broken, but not a store to the stack, nor, in a loop, one that
-	the branch of the round before reaches."""
+	load is broken, at the top of a loop too, but not a store to the
+	stack, nor a leg's store that comes before the next round's load."""
 	def stores(listing):
 		v = after_verdict(listing, False)
 		return {s.addr: s.status for s in v.stores}
@@ -1045,8 +1045,16 @@ def test_store_above_the_load():
 				     0x18: 'compiler'}
 	assert stores(LEG_ABOVE.replace('[x1]', '[sp, #-16]!')) == \
 		{0x14: 'compiler', 0x18: 'compiler'}
+	# every round stores before it loads
 	loop = LEG_ABOVE.replace('  18:\tret', '  18:\tb\t0 <f>')
-	assert stores(loop)[0x4] == 'compiler'
+	assert stores(loop)[0x4] == 'broken'
+	# the leg's store of one round, before the load of the next
+	rounds = LEG_ABOVE.replace('  18:\tret', '  18:\tb\t8 <f+0x8>').replace(
+		'   0:\tmov\tw4, #0x1\n\t   4:\tstr\tw4, [x1]\n',
+		'   0:\tnop\n\t   4:\tnop\n').replace(
+		'  14:\tstr\tw4, [x2]', '  14:\tstr\tw4, [x1]').replace(
+		'/t/kernel/x.c:5', '/t/kernel/x.c:4')
+	assert stores(rounds) == {0x14: 'compiler'}
 	# above the first of two tests of the condition (a && READ_ONCE(*p))
 	two = LEG_ABOVE.replace('   0:\tmov\tw4, #0x1\n\t   4:\tstr\tw4, [x1]\n'
 				'\t/t/kernel/x.c:3\n\t   8:\tldr\tw3, [x0]\n',

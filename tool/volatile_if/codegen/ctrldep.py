@@ -315,14 +315,24 @@ def ahead(g: Graph, through: Set[int], seeds: Set[int]) -> FrozenSet[int]:
 	return frozenset(_closure(through, _preds(g), stop=seeds))
 
 
-def above(g: Graph, through: Set[int], seeds: Set[int]) -> FrozenSet[int]:
-	"""The instructions from which a path reaches one of @seeds (marked
-	loads), and which no path from @through (the site's branches)
-	reaches: code that runs before the condition is evaluated.  Code of
-	a loop is not, since one round's legs come before the next round's
-	load."""
-	return frozenset(_closure(seeds, _preds(g)) -
-			 _closure(through, g.succs) - set(through))
+def above(g: Graph, through: Set[int], seeds: Set[int],
+	  among: Set[int]) -> FrozenSet[int]:
+	"""Those of @among that can run before the condition is evaluated:
+	from them a path reaches one of @seeds (marked loads), and no path
+	from @through (the site's branches) reaches them.  In a loop, where
+	one round's legs come before the next round's load, those that a
+	path from the entry reaches without passing @through or @seeds, and
+	that every path from the entry to one of the loads passes (a store
+	moved to the top of the loop)."""
+	before = _closure(seeds, _preds(g)) & among
+	after = _closure(through, g.succs) | set(through)
+	stop = set(through) | set(seeds)
+	first = set() if 0 in stop else {0} | _closure([0], g.succs, stop=stop)
+
+	def dominates(n: int) -> bool:
+		return n == 0 or bool(seeds - _closure([0], g.succs, stop={n}))
+	return frozenset(n for n in before if n not in after or
+			 (n in first and dominates(n)))
 
 
 class _State(NamedTuple):

@@ -490,8 +490,8 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 	caller's code follows) of @reg.ordered, but not of the functions the
 	condition calls, must be ordered on the paths through the site's
 	branches (all paths if it has none), and where the compiler put them
-	ahead of those branches or, outside loops, of the loads (but for
-	stores to the stack): a store on a path that skips the site, such
+	ahead of those branches or of the loads (but for stores to the
+	stack: ctrldep.above()): a store on a path that skips the site, such
 	as the overwrite path around the one in perf's ring buffer, is not
 	its to order.  A jump out of the function (a tail call, such as
 	into gcc's foo.part.0) counts as a call.  A site whose loads no path
@@ -529,16 +529,17 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 	# move a leg's plain store: the site's stores there, but not those
 	# to the stack (no other CPU sees them) nor the condition's calls.
 	stack = set(isa.get(arch.isa).stack)
-	above = {n for n in ctrldep.above(g, set(found), seeds) & stores
-		 if not (g.sems[n].addr and g.sems[n].addr <= stack) and
-		 not (g.sems[n].flow == 'call' and
-		      _at(g.insns[n], file, reg.condition))}
+	above = ctrldep.above(g, set(found), seeds, {
+		n for n in stores
+		if not (g.sems[n].addr and g.sems[n].addr <= stack) and
+		not (g.sems[n].flow == 'call' and
+		     _at(g.insns[n], file, reg.condition))})
 	verdict = ctrldep.analyse(g, seed=lambda n, _: n in seeds,
 				  ordered=lambda n, _: n in stores,
 				  clobbered=isa.get(arch.isa).clobbered,
 				  result=isa.get(arch.isa).result, tso=arch.tso,
 				  before_load=False, through=set(found) or None,
-				  ahead=ahead, above=frozenset(above),
+				  ahead=ahead, above=above,
 				  branch_required=branch_required)
 	if verdict.status in ('unknown',) or g.outside:
 		pass
