@@ -1055,6 +1055,21 @@ def test_store_above_the_load():
 		'  14:\tstr\tw4, [x2]', '  14:\tstr\tw4, [x1]').replace(
 		'/t/kernel/x.c:5', '/t/kernel/x.c:4')
 	assert stores(rounds) == {0x14: 'compiler'}
+	# code after the statement that a path from the entry reaches
+	# around the load, and the next round's load after it, is not above
+	# the load; a copy of the load that no path reaches (arm64's LSE
+	# atomic) changes nothing
+	around = LEG_ABOVE.replace(
+		'/t/kernel/x.c:4\n\t   0:\tmov\tw4, #0x1\n\t   4:\tstr\tw4, [x1]\n',
+		'/t/kernel/x.c:1\n\t   0:\tcbz\tw2, 14 <f+0x14>\n\t   4:\tnop\n').replace(
+		'   c:\tcbz\tw3, 18 <f+0x18>', '   c:\tcbz\tw3, 14 <f+0x14>').replace(
+		'/t/kernel/x.c:6\n\t  18:\tret',
+		'  18:\tb\t8 <f+0x8>\n\t/t/kernel/x.c:3\n'
+		'\t  1c:\tldr\tw3, [x0]\n\t  20:\tcbz\tw3, 14 <f+0x14>')
+	g = graph_of('arm64', around, 'f', 0x24)
+	v, *_ = sites.site_verdict(arches.get('arm64'), g, 'kernel/x.c',
+				   sites.region(AFTER_SOURCE, 3), False)
+	assert {s.addr: s.status for s in v.stores} == {0x14: 'compiler'}
 	# above the first of two tests of the condition (a && READ_ONCE(*p))
 	two = LEG_ABOVE.replace('   0:\tmov\tw4, #0x1\n\t   4:\tstr\tw4, [x1]\n'
 				'\t/t/kernel/x.c:3\n\t   8:\tldr\tw3, [x0]\n',

@@ -322,15 +322,18 @@ def above(g: Graph, through: Set[int], seeds: Set[int],
 	from @through (the site's branches) reaches them.  In a loop, where
 	one round's legs come before the next round's load, those that a
 	path from the entry reaches without passing @through or @seeds, and
-	that every path from the entry to one of the loads passes (a store
-	moved to the top of the loop)."""
+	that every path from the entry to the loads passes (a store moved to
+	the top of the loop).  Loads that no path reaches (arm64's LSE atomic,
+	in place of the LL/SC code it is patched over) do not count."""
 	before = _closure(seeds, _preds(g)) & among
 	after = _closure(through, g.succs) | set(through)
 	stop = set(through) | set(seeds)
 	first = set() if 0 in stop else {0} | _closure([0], g.succs, stop=stop)
+	live = set(seeds) & ({0} | _closure([0], g.succs))
 
 	def dominates(n: int) -> bool:
-		return n == 0 or bool(seeds - _closure([0], g.succs, stop={n}))
+		return bool(live) and (n == 0 or not live & (
+			{0} | _closure([0], g.succs, stop={n})))
 	return frozenset(n for n in before if n not in after or
 			 (n in first and dominates(n)))
 
