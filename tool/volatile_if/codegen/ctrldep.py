@@ -323,8 +323,9 @@ def above(g: Graph, through: Set[int], seeds: Set[int],
 	one round's legs come before the next round's load, those that a
 	path from the entry reaches without passing @through or @seeds, and
 	that every path from the entry to the loads passes (a store moved to
-	the top of the loop).  Loads that no path reaches (arm64's LSE atomic,
-	in place of the LL/SC code it is patched over) do not count."""
+	the top of the loop).  Loads that no path reaches do not count:
+	arm64's LSE atomic, before the alternatives patch out the branch
+	over it to the LL/SC code."""
 	before = _closure(seeds, _preds(g)) & among
 	after = _closure(through, g.succs) | set(through)
 	stop = set(through) | set(seeds)
