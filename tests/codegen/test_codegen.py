@@ -331,6 +331,48 @@ def test_a_static_key_goes_both_ways():
 		[[1, 2], [2, 3]]
 
 
+# `objdump -sr -j .altinstructions` of an arm64 object (6.12): struct
+# alt_instr is 12 bytes, the instruction to patch first.  The first entry
+# is alternative_has_cap_likely()'s branch, patched by a callback; the
+# second has its replacement in .text too.
+ARM64_ALTINSTRUCTIONS = """
+x.o:     file format elf64-littleaarch64
+
+RELOCATION RECORDS FOR [.altinstructions]:
+OFFSET           TYPE              VALUE
+0000000000000000 R_AARCH64_PREL32  .text+0x0000000000000004
+0000000000000004 R_AARCH64_PREL32  alt_cb_patch_nops
+000000000000000c R_AARCH64_PREL32  .text+0x0000000000000010
+0000000000000010 R_AARCH64_PREL32  .text+0x0000000000000014
+
+Contents of section .altinstructions:
+ 0000 00000000 00000000 00000404 00000000  ................
+ 0010 00000000 00000404                    ........
+"""
+
+
+@pytest.mark.unit
+def test_a_branch_the_alternatives_patch_goes_both_ways():
+	"""arm64's atomics in 6.12 branch over their LSE instruction to the
+	LL/SC code until the alternatives make the branch a nop: both are
+	paths."""
+	listing = """
+	Disassembly of section .text:
+
+	0000000000000000 <f>:
+	   0:	ldr	w1, [x0]
+	   4:	b	c <f+0xc>
+	   8:	cas	w1, w2, [x0]
+	   c:	ret
+	"""
+	patched = disasm.patched(disasm.Table(ARM64_ALTINSTRUCTIONS,
+					      {'.text': ('.text', 0)}))
+	assert patched == {('.text', 4), ('.text', 0x10)}
+	assert graph_of('arm64', listing, 'f', 0x10).succs[1] == [3]
+	assert graph_of('arm64', listing, 'f', 0x10,
+			patched=patched).succs[1] == [3, 2]
+
+
 @pytest.mark.unit
 def test_a_switch_goes_to_its_cases():
 	"""A jump to a register goes where the code shows the cases of a

@@ -88,9 +88,10 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 	(NORETURN: __stack_chk_fail(), panic()) ends its path, as a BUG()'s
 	trap (disasm.Object.bugs) does; a trap with a fixup
 	(disasm.Object.fixups) goes there; any other trap, a WARN()'s or one
-	the tables do not know, falls through.  A static
-	key's nop or branch (disasm.Object.jumps) goes both ways.  A jump
-	to a register, conditional (arm's ldrls pc) or not, may go to any
+	the tables do not know, falls through.  A branch that arm64's
+	alternatives may patch (disasm.Object.patched) falls through too.  A
+	static key's nop or branch (disasm.Object.jumps) goes both ways.  A
+	jump to a register, conditional (arm's ldrls pc) or not, may go to any
 	case of the function's switches, as far as the code shows them: its
 	landing pads (arm64 BTI), and the code that switch tables hold
 	(disasm.Object.cases); with neither, it is a tail call through a
@@ -145,6 +146,10 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 			nxt = []
 		out = {'next': nxt, 'call': nxt, 'cond': nxt + taken,
 		       'jump': taken, 'indirect': taken, 'trap': nxt}.get(sem.flow, [])
+		if sem.flow == 'jump' and at in obj.patched:
+			# alternative_has_cap_likely()'s branch, a nop on a CPU
+			# with the feature (arm64's LSE atomics)
+			out = taken + nxt
 		if at in obj.jumps:
 			# a static key's nop or branch: patched, it goes the other way
 			other = obj.jumps[at]
@@ -323,9 +328,9 @@ def above(g: Graph, through: Set[int], seeds: Set[int],
 	one round's legs come before the next round's load, those that a
 	path from the entry reaches without passing @through or @seeds, and
 	that every path from the entry to the loads passes (a store moved to
-	the top of the loop).  Loads that no path reaches do not count:
-	arm64's LSE atomic, before the alternatives patch out the branch
-	over it to the LL/SC code."""
+	the top of the loop).  Loads that no path reaches do not count
+	(arm64's LSE atomics did not, before graph() took the alternatives'
+	branches both ways)."""
 	before = _closure(seeds, _preds(g)) & among
 	after = _closure(through, g.succs) | set(through)
 	stop = set(through) | set(seeds)

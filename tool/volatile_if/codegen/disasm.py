@@ -186,6 +186,9 @@ class Object:
 	jumps: Dict[Tuple[str, int], Tuple[str, int]] = field(default_factory=dict)
 	# the code locations that switch tables hold (switch_cases())
 	cases: FrozenSet[Tuple[str, int]] = frozenset()
+	# (section, address) of the instructions that arm64's alternatives
+	# may replace at boot (patched())
+	patched: FrozenSet[Tuple[str, int]] = frozenset()
 
 	def resolve(self, insn: Insn) -> Optional[Tuple[str, int]]:
 		"""(section, address) a branch at @insn goes to, if it is in this
@@ -233,7 +236,7 @@ def disassemble(objdump: str, path: Path, lines: bool = False) -> Object:
 	for sec in code:
 		symbols.append(Symbol(sec, sec, 0, 0, False))
 	tables = [name for name in ('__bug_table', '__ex_table', '__jump_table',
-				    '.rodata', '.toc')
+				    '.altinstructions', '.rodata', '.toc')
 		  if re.search(rf'^\s*\d+ {re.escape(name)}\s', headers, re.M)]
 	# the code locations a table's relocations may name
 	labels = {_caret(s.name).strip(): (s.section, s.value)
@@ -255,7 +258,10 @@ def disassemble(objdump: str, path: Path, lines: bool = False) -> Object:
 	return Object(path, symbols, funcs,
 		      bugs(table('__bug_table')), fixups(table('__ex_table')),
 		      fixups(table('__jump_table')),
-		      switch_cases(arm, table('.rodata'), toc, table, insns, funcs))
+		      switch_cases(arm, table('.rodata'), toc, table, insns, funcs),
+		      patched(table('.altinstructions'))
+		      if re.search(r'file format \S*aarch64', headers) else
+		      frozenset())
 
 
 def callee(insn: Insn) -> Optional[str]:
@@ -401,6 +407,19 @@ def switch_cases(arm: Set[Tuple[str, int]], rodata: Table, toc: Table,
 			off += 4
 	return frozenset(found & at_insn) - {(f.section, f.start)
 					     for f in funcs.values()}
+
+
+# arm64's struct alt_instr: s32 orig_offset, s32 alt_offset, u16 cpucap,
+# u8 orig_len, u8 alt_len
+_ALT_INSTR = 12
+
+
+def patched(table: Table) -> FrozenSet[Tuple[str, int]]:
+	"""The instructions that @table (arm64's .altinstructions) says the
+	alternatives may replace at boot: each struct alt_instr locates one
+	first (then its replacement, or the callback that patches it)."""
+	return frozenset(t for off, t in table.code.items()
+			 if off % _ALT_INSTR == 0)
 
 
 def fixups(table: Table) -> Dict[Tuple[str, int], Tuple[str, int]]:
