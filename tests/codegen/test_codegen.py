@@ -353,9 +353,9 @@ Contents of section .altinstructions:
 
 @pytest.mark.unit
 def test_a_branch_the_alternatives_patch_goes_both_ways():
-	"""arm64's atomics in 6.12 branch over their LSE instruction to the
-	LL/SC code until the alternatives make the branch a nop: both are
-	paths."""
+	"""arm64's atomics (6.1 and 6.12) branch over their LSE instruction
+	to the LL/SC code until the alternatives make the branch a nop: both
+	are paths."""
 	listing = """
 	Disassembly of section .text:
 
@@ -1099,8 +1099,7 @@ def test_store_above_the_load():
 	assert stores(rounds) == {0x14: 'compiler'}
 	# code after the statement that a path from the entry reaches
 	# around the load, and the next round's load after it, is not above
-	# the load; a copy of the load that no path reaches (arm64's LSE
-	# atomic) changes nothing
+	# the load; a copy of the load that no path reaches changes nothing
 	around = LEG_ABOVE.replace(
 		'/t/kernel/x.c:4\n\t   0:\tmov\tw4, #0x1\n\t   4:\tstr\tw4, [x1]\n',
 		'/t/kernel/x.c:1\n\t   0:\tcbz\tw2, 14 <f+0x14>\n\t   4:\tnop\n').replace(

@@ -133,23 +133,23 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 		if sem.flow in ('jump', 'indirect') and not taken:
 			tail_calls.add(n)
 		# A BUG() does not return: its trap, or (arm) the word objdump
-		# shows as data before the next instruction, ends the path.  A
-		# trap with a fixup resumes there (powerpc's WARN()).
+		# shows as data before the next instruction, ends the path, as
+		# a call of a NORETURN function does.  A trap with a fixup
+		# resumes there (powerpc's WARN()).
 		at = (insn.section, insn.addr)
 		if nxt and (sem.flow == 'trap' and at in obj.bugs or
+			    sem.flow == 'call' and callee(insn) in NORETURN or
 			    any(s == insn.section and insn.addr < a < insns[n + 1].addr
 				for s, a in obj.bugs)):
 			nxt = []
 		elif sem.flow == 'trap' and at in obj.fixups:
 			nxt = [index[obj.fixups[at]]] if obj.fixups[at] in index else []
-		if sem.flow == 'call' and callee(insn) in NORETURN:
-			nxt = []
+		# A branch the alternatives patch is a nop on a CPU with the
+		# feature: arm64's LSE atomics (alternative_has_feature_likely()
+		# in 6.1, alternative_has_cap_likely() in 6.12).
+		jump = taken + nxt if at in obj.patched else taken
 		out = {'next': nxt, 'call': nxt, 'cond': nxt + taken,
-		       'jump': taken, 'indirect': taken, 'trap': nxt}.get(sem.flow, [])
-		if sem.flow == 'jump' and at in obj.patched:
-			# alternative_has_cap_likely()'s branch, a nop on a CPU
-			# with the feature (arm64's LSE atomics)
-			out = taken + nxt
+		       'jump': jump, 'indirect': taken, 'trap': nxt}.get(sem.flow, [])
 		if at in obj.jumps:
 			# a static key's nop or branch: patched, it goes the other way
 			other = obj.jumps[at]
@@ -328,9 +328,7 @@ def above(g: Graph, through: Set[int], seeds: Set[int],
 	one round's legs come before the next round's load, those that a
 	path from the entry reaches without passing @through or @seeds, and
 	that every path from the entry to the loads passes (a store moved to
-	the top of the loop).  Loads that no path reaches do not count
-	(arm64's LSE atomics did not, before graph() took the alternatives'
-	branches both ways)."""
+	the top of the loop).  Loads that no path reaches do not count."""
 	before = _closure(seeds, _preds(g)) & among
 	after = _closure(through, g.succs) | set(through)
 	stop = set(through) | set(seeds)

@@ -518,9 +518,10 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 	# clang may.  So would a store that the line table gives to the
 	# condition's code: clang 14 for arm and riscv gives ntf.c:854's lifted
 	# store the line of the condition's atomic_read().
+	own_calls = {n for n in stores if g.sems[n].flow == 'call' and
+		     _at(g.insns[n], file, reg.condition)}
 	ahead = ctrldep.ahead(g, set(found), seeds)
-	stores -= {n for n in ahead if g.sems[n].flow == 'call' and
-		   _at(g.insns[n], file, reg.condition)}
+	stores -= ahead & own_calls
 	# Ahead of the branch, a store or call with no line of its own may be
 	# the legs'.
 	stores |= {n for n in ahead & effects
@@ -528,16 +529,15 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 	# Before the condition's loads, where a plain if () lets a compiler
 	# move a leg's plain store: the site's stores there, but not those
 	# to the stack (no other CPU sees them) nor the condition's calls.
-	stack = set(isa.get(arch.isa).stack)
+	spec = isa.get(arch.isa)
+	stack = set(spec.stack)
 	above = ctrldep.above(g, set(found), seeds, {
-		n for n in stores
-		if not (g.sems[n].addr and g.sems[n].addr <= stack) and
-		not (g.sems[n].flow == 'call' and
-		     _at(g.insns[n], file, reg.condition))})
+		n for n in stores - own_calls
+		if not (g.sems[n].addr and g.sems[n].addr <= stack)})
 	verdict = ctrldep.analyse(g, seed=lambda n, _: n in seeds,
 				  ordered=lambda n, _: n in stores,
-				  clobbered=isa.get(arch.isa).clobbered,
-				  result=isa.get(arch.isa).result, tso=arch.tso,
+				  clobbered=spec.clobbered,
+				  result=spec.result, tso=arch.tso,
 				  before_load=False, through=set(found) or None,
 				  ahead=ahead, above=above,
 				  branch_required=branch_required)
