@@ -351,6 +351,17 @@ Contents of section .altinstructions:
 """
 
 
+def alternatives_of(arch_name: str, table: str, labels, listing: str):
+	"""disasm.alternatives() of @table, read with each layout of the
+	instruction set of @arch_name, for the code of @listing."""
+	insns = disasm.parse_code(textwrap.dedent(listing))
+	found = {}
+	for layout in isa.get(arches.get(arch_name).isa).alternatives:
+		found.update(disasm.alternatives(disasm.Table(table, labels),
+						 layout, insns))
+	return found
+
+
 @pytest.mark.unit
 def test_a_branch_the_alternatives_patch_goes_both_ways():
 	"""arm64's atomics (6.1 and 6.12) branch over their LSE instruction
@@ -364,13 +375,103 @@ def test_a_branch_the_alternatives_patch_goes_both_ways():
 	   4:	b	c <f+0xc>
 	   8:	cas	w1, w2, [x0]
 	   c:	ret
+	  10:	mrs	x0, cntvct_el0
+	  14:	mrs	x0, cntvctss_el0
 	"""
-	patched = disasm.patched(disasm.Table(ARM64_ALTINSTRUCTIONS,
-					      {'.text': ('.text', 0)}))
-	assert patched == {('.text', 4), ('.text', 0x10)}
+	alts = alternatives_of('arm64', ARM64_ALTINSTRUCTIONS,
+			       {'.text': ('.text', 0)}, listing)
+	assert {at: rep and rep.addr for at, rep in alts.items()} == \
+		{('.text', 4): None, ('.text', 0x10): 0x14}
 	assert graph_of('arm64', listing, 'f', 0x10).succs[1] == [3]
 	assert graph_of('arm64', listing, 'f', 0x10,
-			patched=patched).succs[1] == [3, 2]
+			alternatives=alts).succs[1] == [3, 2]
+
+
+# riscv's .alternative for the code of RISCV_ALTERNATIVES_CODE, as 6.12
+# lays it out (16 bytes, locations relative to the field: ADD32/SUB32
+# pairs) and as 6.1 does (36 bytes, pointers).
+RISCV_ALTERNATIVE_612 = """
+x.o:     file format elf64-littleriscv
+
+RELOCATION RECORDS FOR [.alternative]:
+OFFSET           TYPE              VALUE
+0000000000000000 R_RISCV_ADD32     .L886^B1
+0000000000000000 R_RISCV_SUB32     .L0
+0000000000000004 R_RISCV_ADD32     .L888^B1
+0000000000000004 R_RISCV_SUB32     .L0
+000000000000000a R_RISCV_ADD16     .L889^B1
+000000000000000a R_RISCV_SUB16     .L888^B1
+0000000000000010 R_RISCV_ADD32     .L886^B2
+0000000000000010 R_RISCV_SUB32     .L0
+0000000000000014 R_RISCV_ADD32     .L888^B2
+0000000000000014 R_RISCV_SUB32     .L0
+000000000000001a R_RISCV_ADD16     .L889^B2
+000000000000001a R_RISCV_SUB16     .L888^B2
+
+Contents of section .alternative:
+ 0000 00000000 00000000 00000000 23000000  ............#...
+ 0010 00000000 00000000 00000000 24000000  ............$...
+"""
+RISCV_ALTERNATIVE_61 = """
+x.o:     file format elf64-littleriscv
+
+RELOCATION RECORDS FOR [.alternative]:
+OFFSET           TYPE              VALUE
+0000000000000000 R_RISCV_64        .L886^B1
+0000000000000008 R_RISCV_64        .L888^B1
+0000000000000018 R_RISCV_ADD64     .L889^B1
+0000000000000018 R_RISCV_SUB64     .L888^B1
+0000000000000024 R_RISCV_64        .L886^B2
+000000000000002c R_RISCV_64        .L888^B2
+000000000000003c R_RISCV_ADD64     .L889^B2
+000000000000003c R_RISCV_SUB64     .L888^B2
+
+Contents of section .alternative:
+ 0000 00000000 00000000 00000000 00000000  ................
+ 0010 00000000 00000000 00000000 00000000  ................
+ 0020 23000000 00000000 00000000 00000000  #...............
+ 0030 00000000 00000000 00000000 00000000  ................
+ 0040 00000000 24000000                    ....$...
+"""
+# riscv_has_extension_likely() jumps to its "no" label until the
+# alternatives make the jump a nop (on a CPU with the extension);
+# riscv_has_extension_unlikely() has a nop that becomes a jump to its
+# "yes" label.  The replacements follow the function (.subsection 1).
+RISCV_ALTERNATIVES_CODE = """
+Disassembly of section .text:
+
+0000000000000000 <f>:
+   0:	lw	a5,0(a0)
+   4:	j	c <f+0xc>
+   8:	sw	a5,0(a1)
+   c:	nop
+  10:	ret
+  14:	sw	zero,0(a1)
+  18:	ret
+  1c:	nop
+  20:	j	14 <f+0x14>
+"""
+RISCV_LABELS = {'.L886^B1': ('.text', 4), '.L888^B1': ('.text', 0x1c),
+		'.L889^B1': ('.text', 0x20), '.L886^B2': ('.text', 0xc),
+		'.L888^B2': ('.text', 0x20), '.L889^B2': ('.text', 0x24),
+		'.L0': ('.text', 0)}
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize('table', [RISCV_ALTERNATIVE_612, RISCV_ALTERNATIVE_61])
+def test_riscv_alternatives_go_where_their_replacement_goes(table):
+	"""riscv's alternatives, in either kernel's layout: the jump that
+	becomes a nop falls through too, the nop that becomes a jump goes to
+	its target too; the stores behind them are on paths."""
+	alts = alternatives_of('riscv', table, RISCV_LABELS,
+			       RISCV_ALTERNATIVES_CODE)
+	assert {at: rep.text for at, rep in alts.items()} == \
+		{('.text', 4): 'nop', ('.text', 0xc): 'j 14 <f+0x14>'}
+	plain = graph_of('riscv', RISCV_ALTERNATIVES_CODE, 'f', 0x1c)
+	assert plain.succs[1] == [3] and plain.succs[3] == [4]
+	g = graph_of('riscv', RISCV_ALTERNATIVES_CODE, 'f', 0x1c,
+		     alternatives=alts)
+	assert g.succs[1] == [3, 2] and g.succs[3] == [4, 5]
 
 
 @pytest.mark.unit

@@ -310,7 +310,8 @@ def run(arch_names: Sequence[str] = arches.CODEGEN_ARCHES,
 			return [Cell(k.name, a, c, v,
 				     ctrldep.Verdict('error', 0, why=compile_error(e)))
 				for k in names]
-		obj = disasm.disassemble(arch.objdump, out)
+		obj = disasm.disassemble(arch.objdump, out,
+					 layouts=isa.get(arch.isa).alternatives)
 		decoder = isa.decoder(arch.isa)
 		return [Cell(k.name, a, c, v,
 			     analyse_function(arch, obj, k.symbol, decoder,

@@ -88,9 +88,9 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 	(NORETURN: __stack_chk_fail(), panic()) ends its path, as a BUG()'s
 	trap (disasm.Object.bugs) does; a trap with a fixup
 	(disasm.Object.fixups) goes there; any other trap, a WARN()'s or one
-	the tables do not know, falls through.  A branch that arm64's
-	alternatives may patch (disasm.Object.patched) falls through too.  A
-	static key's nop or branch (disasm.Object.jumps) goes both ways.  A
+	the tables do not know, falls through.  An instruction that the
+	kernel's alternatives may replace (disasm.Object.alternatives) goes
+	where its replacement goes too.  A static key's nop or branch (disasm.Object.jumps) goes both ways.  A
 	jump to a register, conditional (arm's ldrls pc) or not, may go to any
 	case of the function's switches, as far as the code shows them: its
 	landing pads (arm64 BTI), and the code that switch tables hold
@@ -144,12 +144,21 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 			nxt = []
 		elif sem.flow == 'trap' and at in obj.fixups:
 			nxt = [index[obj.fixups[at]]] if obj.fixups[at] in index else []
-		# A branch the alternatives patch is a nop on a CPU with the
-		# feature: arm64's LSE atomics (alternative_has_feature_likely()
-		# in 6.1, alternative_has_cap_likely() in 6.12).
-		jump = taken + nxt if at in obj.patched else taken
 		out = {'next': nxt, 'call': nxt, 'cond': nxt + taken,
-		       'jump': jump, 'indirect': taken, 'trap': nxt}.get(sem.flow, [])
+		       'jump': taken, 'indirect': taken, 'trap': nxt}.get(sem.flow, [])
+		if at in obj.alternatives:
+			# On a CPU with the feature, the replacement runs here: a
+			# branch (riscv_has_extension_unlikely()), or an instruction
+			# that goes on to the next, as the nop that makes arm64's
+			# LSE atomics (alternative_has_cap_likely()) and
+			# riscv_has_extension_likely() not branch does.
+			rep = obj.alternatives[at]
+			if rep and decoder.decode(rep).flow == 'jump':
+				target = obj.resolve(rep)
+				alt = [index[target]] if target in index else []
+			else:
+				alt = nxt
+			out = out + [m for m in alt if m not in out]
 		if at in obj.jumps:
 			# a static key's nop or branch: patched, it goes the other way
 			other = obj.jumps[at]

@@ -186,9 +186,11 @@ class Object:
 	jumps: Dict[Tuple[str, int], Tuple[str, int]] = field(default_factory=dict)
 	# the code locations that switch tables hold (switch_cases())
 	cases: FrozenSet[Tuple[str, int]] = frozenset()
-	# (section, address) of the instructions that arm64's alternatives
-	# may replace at boot (patched())
-	patched: FrozenSet[Tuple[str, int]] = frozenset()
+	# (section, address) of an instruction that the kernel's alternatives
+	# may replace at boot -> the first instruction of its replacement,
+	# None where a callback makes it (alternatives())
+	alternatives: Dict[Tuple[str, int], Optional[Insn]] = \
+		field(default_factory=dict)
 
 	def resolve(self, insn: Insn) -> Optional[Tuple[str, int]]:
 		"""(section, address) a branch at @insn goes to, if it is in this
@@ -212,9 +214,11 @@ class Object:
 		return None if target is None else (insn.section, target)
 
 
-def disassemble(objdump: str, path: Path, lines: bool = False) -> Object:
+def disassemble(objdump: str, path: Path, lines: bool = False,
+		layouts: Tuple[Tuple[str, str, int, int], ...] = ()) -> Object:
 	"""The functions of the object file @path; @lines adds the source
-	locations (the object needs debug information)."""
+	locations (the object needs debug information); @layouts are those of
+	its instruction set's tables of alternatives (isa.base.Isa)."""
 	# riscv branches are relocated against .L labels: special symbols
 	headers = run([objdump, '-htw', '--special-syms', path]).stdout
 	symbols = parse_symbols(headers)
@@ -236,7 +240,7 @@ def disassemble(objdump: str, path: Path, lines: bool = False) -> Object:
 	for sec in code:
 		symbols.append(Symbol(sec, sec, 0, 0, False))
 	tables = [name for name in ('__bug_table', '__ex_table', '__jump_table',
-				    '.altinstructions', '.rodata', '.toc')
+				    '.rodata', '.toc') + tuple(l[0] for l in layouts)
 		  if re.search(rf'^\s*\d+ {re.escape(name)}\s', headers, re.M)]
 	# the code locations a table's relocations may name
 	labels = {_caret(s.name).strip(): (s.section, s.value)
@@ -259,9 +263,9 @@ def disassemble(objdump: str, path: Path, lines: bool = False) -> Object:
 		      bugs(table('__bug_table')), fixups(table('__ex_table')),
 		      fixups(table('__jump_table')),
 		      switch_cases(arm, table('.rodata'), toc, table, insns, funcs),
-		      patched(table('.altinstructions'))
-		      if re.search(r'file format \S*aarch64', headers) else
-		      frozenset())
+		      {at: rep for layout in layouts
+		       for at, rep in alternatives(table(layout[0]), layout,
+						   insns).items()})
 
 
 def callee(insn: Insn) -> Optional[str]:
@@ -409,17 +413,20 @@ def switch_cases(arm: Set[Tuple[str, int]], rodata: Table, toc: Table,
 					     for f in funcs.values()}
 
 
-# arm64's struct alt_instr: s32 orig_offset, s32 alt_offset, u16 cpucap,
-# u8 orig_len, u8 alt_len
-_ALT_INSTR = 12
-
-
-def patched(table: Table) -> FrozenSet[Tuple[str, int]]:
-	"""The instructions that @table (arm64's .altinstructions) says the
-	alternatives may replace at boot: each struct alt_instr locates one
-	first (then its replacement, or the callback that patches it)."""
-	return frozenset(t for off, t in table.code.items()
-			 if off % _ALT_INSTR == 0)
+def alternatives(table: Table, layout: Tuple[str, str, int, int],
+		 insns: List[Insn]) -> Dict[Tuple[str, int], Optional[Insn]]:
+	"""The instructions that @table, a table of alternatives laid out as
+	@layout says (isa.base.Isa.alternatives), lets the kernel replace at
+	boot, each with the first instruction of its replacement; None where
+	the replacement is not in the object (arm64's callbacks: the
+	alternative of alternative_has_cap_likely() makes its branch a nop).
+	An entry locates the instruction first, its replacement @offset
+	bytes on."""
+	_, kind, size, offset = layout
+	at = {(i.section, i.addr): i for i in insns}
+	return {loc: at.get(table.code.get(off + offset))
+		for off, loc in table.code.items()
+		if off % size == 0 and table.kinds[off] == kind}
 
 
 def fixups(table: Table) -> Dict[Tuple[str, int], Tuple[str, int]]:

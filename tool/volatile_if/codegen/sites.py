@@ -633,7 +633,8 @@ def compile_object(b: kbuild.KernelBuild, target: str, variants: Sequence[str],
 				'why': corpus.compile_error(e)})
 			continue
 		objects[v] = _Object(b.arch, disasm.disassemble(
-			b.arch.objdump, path, lines=True), lines)
+			b.arch.objdump, path, lines=True,
+			layouts=isa.get(b.arch.isa).alternatives), lines)
 	return objects
 
 

@@ -40,6 +40,9 @@ ISA = Isa(
 	landing=r'bti jc?',
 	aliases=((r'^w(\d+)$', r'x\1'), (r'^wsp$', 'sp')),
 	zero=('xzr', 'wzr'),
+	# struct alt_instr: s32 orig_offset, s32 alt_offset, u16 cpucap,
+	# u8 orig_len, u8 alt_len
+	alternatives=(('.altinstructions', 'R_AARCH64_PREL32', 12, 4),),
 )
 
 

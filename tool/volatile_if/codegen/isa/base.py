@@ -52,6 +52,10 @@ class Isa:
 	# BTI's "bti j"): where a switch's jump table may send one
 	landing: str = '$^'
 	aliases: tuple = ()       # (regex, canonical name) pairs
+	# the layouts of the kernel's tables of alternatives, one per kernel
+	# version: (section, relocation type of an entry's location fields,
+	# entry size, offset of the replacement's location)
+	alternatives: tuple = ()
 	zero: tuple = ()          # registers that always read as zero
 
 

@@ -31,6 +31,11 @@ ISA = Isa(
 	fence=r'fence(\.tso|( [iorw]*r[iorw]*,[iorw]*w[iorw]*)?)',
 	aliases=((r'^fp$', 's0'),),
 	zero=('zero',),
+	# struct alt_entry: 6.12: s32 old_offset, s32 alt_offset, u16
+	# vendor_id, u16 alt_len, u32 patch_id; 6.1 (packed): void *old_ptr,
+	# void *alt_ptr, unsigned long vendor_id, alt_len, u32 errata_id
+	alternatives=(('.alternative', 'R_RISCV_ADD32', 16, 4),
+		      ('.alternative', 'R_RISCV_64', 36, 8)),
 )
 
 
