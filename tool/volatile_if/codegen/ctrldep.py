@@ -90,10 +90,11 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 	(disasm.Object.fixups) goes there; any other trap, a WARN()'s or one
 	the tables do not know, falls through.  An instruction that the
 	kernel's alternatives may replace (disasm.Object.alternatives) goes
-	where its replacement goes too.  A static key's nop or branch (disasm.Object.jumps) goes both ways.  A
-	jump to a register, conditional (arm's ldrls pc) or not, may go to any
-	case of the function's switches, as far as the code shows them: its
-	landing pads (arm64 BTI), and the code that switch tables hold
+	where its replacement goes too.  A static key's nop or branch
+	(disasm.Object.jumps) goes both ways.  A jump to a register,
+	conditional (arm's ldrls pc) or not, may go to any case of the
+	function's switches, as far as the code shows them: its landing pads
+	(arm64 BTI), and the code that switch tables hold
 	(disasm.Object.cases); with neither, it is a tail call through a
 	register (`br x16`, `bctr`), as a jump out of the function is
 	(Graph.tail_calls)."""
