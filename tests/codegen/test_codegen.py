@@ -797,7 +797,13 @@ def test_x86_tso_only_asks_for_the_order():
 	('arm', 'bxmi', 'lr', dict(flow='cond', cond={'flags'})),
 	('powerpc', 'stdu', 'r1,-32(r1)', dict(defs={'r1'}, store=True, values={'r1'})),
 	('powerpc', 'lwzx', 'r9,r3,r4', dict(loaded={'r9'}, addr={'r3', 'r4'})),
-	('powerpc', 'beqlr', 'cr7', dict(flow='cond', cond={'cr7'})),
+	('powerpc', 'beqlr', 'cr7', dict(flow='cond', cond={'cr7'}, leaves=True)),
+	('powerpc', 'beq', 'cr7,10 <f+0x10>', dict(flow='cond', leaves=False)),
+	('arm', 'popeq', '{r4, pc}', dict(flow='cond', cond={'flags'},
+					 leaves=True, indirect=False)),
+	('arm', 'bxne', 'lr', dict(flow='cond', leaves=True)),
+	('arm', 'ldrls', 'pc, [pc, r3, lsl #2]', dict(flow='cond', leaves=False,
+						      indirect=True)),
 	('powerpc', 'and.', 'r9,r9,r9', dict(defs={'r9', 'cr0'})),
 	('powerpc', 'lwsync', '', dict(fence=True)),
 	('riscv', 'amoswap.w.aq', 'a5,a4,(a0)', dict(loaded={'a5'}, values={'a4'},
@@ -1154,6 +1160,91 @@ def test_store_ahead_of_the_site_branch():
 					       0x18: 'guaranteed'})
 	lifted = AFTER_AHEAD.replace('/t/kernel/x.c:5', '/t/kernel/x.c:3')
 	assert stores(lifted)[1][0x8] == 'broken'
+
+
+# f() of AFTER_SOURCE with a conditional return that the compiler put
+# ahead of the site's branch, testing something else than the load
+# (powerpc: beqlr; arm: popeq {pc})
+COND_RETURN = {'powerpc': '''
+	Disassembly of section .text:
+
+	0000000000000000 <f>:
+	f():
+	/t/kernel/x.c:3
+	   0:	lwz     r9,0(r3)
+	/t/kernel/x.c:6
+	   4:	cmpwi   cr6,r6,0
+	   8:	beqlr   cr6
+	/t/kernel/x.c:3
+	   c:	cmpwi   cr7,r9,0
+	  10:	beq     cr7,1c <f+0x1c>
+	/t/kernel/x.c:4
+	  14:	li      r10,1
+	  18:	stw     r10,0(r4)
+	/t/kernel/x.c:5
+	  1c:	li      r10,2
+	  20:	stw     r10,0(r5)
+	/t/kernel/x.c:6
+	  24:	blr
+''', 'arm': '''
+	Disassembly of section .text:
+
+	00000000 <f>:
+	f():
+	/t/kernel/x.c:3
+	   0:	ldr	ip, [r0]
+	/t/kernel/x.c:6
+	   4:	cmp	r3, #0
+	   8:	bxeq	lr
+	/t/kernel/x.c:3
+	   c:	cmp	ip, #0
+	  10:	beq	1c <f+0x1c>
+	/t/kernel/x.c:4
+	  14:	mov	ip, #1
+	  18:	str	ip, [r1]
+	/t/kernel/x.c:5
+	  1c:	mov	ip, #2
+	  20:	str	ip, [r2]
+	/t/kernel/x.c:6
+	  24:	bx	lr
+'''}
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize('arch', ['powerpc', 'arm'])
+def test_a_conditional_return_is_a_return(arch):
+	"""A conditional return (powerpc's beqlr, arm's bxeq lr or popeq
+	{pc}) is checked as the return it is where its condition holds: after
+	the load and ahead of the site's branch it is broken unless it tests
+	the load itself; and in a copy of a callee it goes on after the
+	call."""
+	listing = COND_RETURN[arch]
+	v = after_verdict(listing, True, arch)
+	assert v.status == 'broken' and \
+		{s.addr: s.status for s in v.stores}[0x8] == 'broken', v.why
+	on_load = listing.replace('cr6,r6,0', 'cr6,r9,0').replace('r3, #0',
+								    'ip, #0')
+	v = after_verdict(on_load, True, arch)
+	assert {s.addr: s.status for s in v.stores}[0x8] == 'compiler', v.why
+	# f() called from g(): the conditional return of f()'s copy goes on
+	# after the call too
+	call = {'powerpc': 'bl      0 <f>', 'arm': 'bl	0 <f>'}[arch]
+	caller = listing + f'''
+	00000028 <g>:
+	  28:	{call}
+	  2c:	{'blr' if arch == 'powerpc' else 'bx	lr'}
+	'''
+	insns = disasm.parse_code(textwrap.dedent(caller))
+	symbols = [disasm.Symbol('f', '.text', 0, 0x28, True),
+		   disasm.Symbol('g', '.text', 0x28, 8, True),
+		   disasm.Symbol('.text', '.text', 0, 0, False)]
+	obj = disasm.Object(Path('x.o'), symbols, disasm.functions(symbols, insns))
+	decoder = isa.decoder(arches.get(arch).isa)
+	inlined = ctrldep.inline_calls(
+		obj, ctrldep.graph(obj, obj.functions['g'], decoder), decoder)
+	leaves = 2 + 2                  # the copy starts after g()'s two
+	assert inlined.insns[leaves].addr == 0x8
+	assert 1 in inlined.succs[leaves] and not inlined.sems[leaves].leaves
 
 
 # f() with the leg's store (line 4) put above the load

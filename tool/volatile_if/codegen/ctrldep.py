@@ -209,11 +209,14 @@ def inline_calls(obj: Object, g: Graph, decoder: Decoder,
 				sem, slot=sem.slot and f'{callee.name}:{sem.slot}',
 				place=sem.place and (f'{callee.name}:{sem.place}'
 						     if sem.slot else sem.place),
-				flow='jump' if sem.flow == 'ret' else sem.flow))
+				flow='jump' if sem.flow == 'ret' else sem.flow,
+				leaves=False))
 		for m, x in enumerate(c.succs):
-			# a tail call's callee returns for the copy
+			# a tail call's callee returns for the copy; a conditional
+			# return goes on in the copy or after the call
 			succs.append(list(after) if c.sems[m].flow == 'ret' or
-				     m in c.tail_calls else [base + y for y in x])
+				     m in c.tail_calls else [base + y for y in x] +
+				     (list(after) if c.sems[m].leaves else []))
 		tail_calls |= {base + m for m in c.tail_calls}
 		sems[n] = replace(sems[n], flow='jump')
 		succs[n] = [base]
@@ -507,12 +510,29 @@ def _step(q: _Query, n: int, state: _State, stores: Dict[int, StoreVerdict],
 	def lab(regs) -> FrozenSet[str]:
 		return frozenset().union(*(env.get(r, NONE) for r in regs))
 	addr = lab(s.addr)
+	# A branch's test comes first: a conditional return (s.leaves) is
+	# checked as the exit it is where its condition holds.
+	if s.flow == 'cond':
+		tested = pending & _seeds(lab(s.cond))
+		pending = pending - tested
+		branched = branched | tested
+		if through is not None and n in through:
+			seen = True
+			if tested:
+				# The condition evaluated here is that of the loads
+				# it tests; one whose value no register or slot
+				# holds any more is of an evaluation the path left
+				# (a loop the compiler peeled, and went round
+				# without the site's branch).
+				live = _seeds(frozenset().union(*env.values()))
+				pending = pending & live
 	# after the marked load, on the way to the site's branch
 	early = not seen and bool(pending | branched) and n in q.ahead
-	if (s.store or s.flow in ('call', 'ret') or n in g.tail_calls) and \
+	ret = s.flow == 'ret' or s.leaves
+	if (s.store or s.flow == 'call' or ret or n in g.tail_calls) and \
 	   q.ordered(n, addr) and \
 	   (seen or q.before_load or early or n in q.above):
-		values = s.values | {q.result} if s.flow == 'ret' else s.values
+		values = s.values | {q.result} if ret else s.values
 		covered = _seeds(lab(values) | addr)
 		# coherence orders a store after the loads of its address, on
 		# every architecture
@@ -578,20 +598,6 @@ def _step(q: _Query, n: int, state: _State, stores: Dict[int, StoreVerdict],
 		killed = s.defs | s.loaded | \
 			(frozenset(q.clobbered) if s.flow == 'call' else NONE)
 		places = frozenset(x for x in places if _base(x[0]) not in killed)
-	if s.flow == 'cond':
-		tested = pending & _seeds(lab(s.cond))
-		pending = pending - tested
-		branched = branched | tested
-		if through is not None and n in through:
-			seen = True
-			if tested:
-				# The condition evaluated here is that of the loads
-				# it tests; one whose value no register or slot
-				# holds any more is of an evaluation the path left
-				# (a loop the compiler peeled, and went round
-				# without the site's branch).
-				live = _seeds(frozenset().union(*env.values()))
-				pending = pending & live
 	if s.fence:
 		pending = branched = NONE
 	return _State(pending, seen,

@@ -507,7 +507,8 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 		seeds = {n for n, (i, s) in enumerate(zip(g.insns, g.sems))
 			 if s.load and _at(i, file, reg.condition)}
 	effects = {n for n, s in enumerate(g.sems)
-		   if s.store or s.flow in ('call', 'ret') or n in g.tail_calls}
+		   if s.store or s.flow in ('call', 'ret') or s.leaves or
+		   n in g.tail_calls}
 	stores = {n for n in effects if _at(g.insns[n], file, reg.ordered) and
 		  not _called(g.insns[n], file, reg.condition)}
 	# A call at the condition's lines on the way to its branch is taken

@@ -90,8 +90,8 @@ class Decoder(base.Decoder):
 		if leaves or base == 'bx' or (base.startswith('ldr') and regs[:1] == ['pc']):
 			# A predicated return only leaves when its condition holds.
 			kind = 'ret' if leaves else 'indirect'
-			return Sem(flow='cond', cond=pred, indirect=not leaves) \
-				if pred else Sem(flow=kind)
+			return Sem(flow='cond', cond=pred, indirect=not leaves,
+				   leaves=leaves) if pred else Sem(flow=kind)
 		if base in ('push', 'pop') or base.startswith(('ldm', 'stm')):
 			return self._multiple(base, ops, pred)
 		if self.match('load', base) or self.match('store', base):

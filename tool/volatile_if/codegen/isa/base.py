@@ -80,6 +80,7 @@ class Sem:
 	acquire: bool = False
 	landing: bool = False           # an indirect branch may land here
 	indirect: bool = False          # flow cond: to a register (arm's ldrls pc)
+	leaves: bool = False            # flow cond: a return (popeq {pc}, beqlr)
 
 
 def _arm_next(reg: str) -> str:

@@ -46,12 +46,15 @@ class Decoder(base.Decoder):
 		if m == 'bcl':              # bcl 20,31,$+4: reads the pc
 			return Sem(defs=frozenset({'lr'}))
 		if self.match('cond_branch', m):
+			leaves = m.endswith('lr')       # beqlr: a conditional return
 			if m.startswith('bd'):
 				return Sem(flow='cond', cond=frozenset({'ctr'}),
-					   defs=frozenset({'ctr'}), uses=frozenset({'ctr'}))
+					   defs=frozenset({'ctr'}), uses=frozenset({'ctr'}),
+					   leaves=leaves)
 			field = crs[0] if crs else 'cr0'
 			bi = re.search(r'4\*(cr[0-7])', text)
-			return Sem(flow='cond', cond=frozenset({bi.group(1) if bi else field}))
+			return Sem(flow='cond', leaves=leaves,
+				   cond=frozenset({bi.group(1) if bi else field}))
 		for kind in ('jump', 'call', 'ret', 'indirect'):
 			if self.match(kind, m):
 				return Sem(flow=kind)
