@@ -5,6 +5,7 @@ architecture, and the committed results of scripts/bench-codegen (unit);
 then a slice of its matrix, the corpus and the KUnit sites compiled by gcc
 and clang now (slow)."""
 
+import dataclasses
 import importlib.machinery
 import importlib.util
 import json
@@ -1586,7 +1587,7 @@ def test_site_load_in_a_function_not_inlined(tmp_path):
 	# no deeper than asked
 	assert ctrldep.inline_calls(obj, g, decoder, depth=0) is g
 	# the call on a path the graph does not have (a jump table's)
-	g.succs[0] = [10]
+	g = dataclasses.replace(g, succs=[[10]] + g.succs[1:])
 	v, *_ = sites.verdict(arch, obj, decoder, g, 'kernel/y.c', reg, False,
 			      marked)
 	assert v.status == 'unknown' and 'no path from the entry' in v.why, v.why

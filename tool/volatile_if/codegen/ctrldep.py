@@ -64,8 +64,8 @@ class Graph:
 
 	@cached_property
 	def preds(self) -> List[List[int]]:
-		"""Each instruction's predecessors: made once, for the backward
-		walks of loads_feeding()."""
+		"""Each instruction's predecessors, made once: a graph's edges
+		do not change once it is made (inline_calls() makes another)."""
 		preds: List[List[int]] = [[] for _ in self.insns]
 		for n, succs in enumerate(self.succs):
 			for m in succs:
@@ -318,19 +318,11 @@ def _closure(start, edges: List[List[int]], stop=frozenset()) -> Set[int]:
 	return found
 
 
-def _preds(g: Graph) -> List[List[int]]:
-	preds: List[List[int]] = [[] for _ in g.succs]
-	for n, succs in enumerate(g.succs):
-		for m in succs:
-			preds[m].append(n)
-	return preds
-
-
 def ahead(g: Graph, through: Set[int], seeds: Set[int]) -> FrozenSet[int]:
 	"""The instructions from which a path reaches one of @through
 	without a marked load (one of @seeds, which would start another
 	evaluation of the condition)."""
-	return frozenset(_closure(through, _preds(g), stop=seeds))
+	return frozenset(_closure(through, g.preds, stop=seeds))
 
 
 def above(g: Graph, through: Set[int], seeds: Set[int],
@@ -342,7 +334,7 @@ def above(g: Graph, through: Set[int], seeds: Set[int],
 	path from the entry reaches without passing @through or @seeds, and
 	that every path from the entry to the loads passes (a store moved to
 	the top of the loop).  Loads that no path reaches do not count."""
-	before = _closure(seeds, _preds(g)) & among
+	before = _closure(seeds, g.preds) & among
 	after = _closure(through, g.succs) | set(through)
 	stop = set(through) | set(seeds)
 	first = set() if 0 in stop else {0} | _closure([0], g.succs, stop=stop)
