@@ -248,6 +248,35 @@ def test_merge_replaces_the_builds_rerun_in_build_order():
 	assert out['arches'] == ['arm64', 'arm'] and out['compilers'] == ['gcc', 'clang']
 
 
+def test_changes_names_each_cell_whose_verdict_moved():
+	def results(cells):
+		return {'trees': {'linux-x': data(cells)}}
+	old = results([cell('guaranteed', 'guaranteed'),
+		       cell('compiler', 'guaranteed', opt='Os')])
+	same = results([cell('guaranteed', 'guaranteed'),
+			cell('compiler', 'guaranteed', opt='Os')])
+	assert survey.changes(old, same) == \
+		['0 cells changed their verdicts, 0 more their longest path']
+	moved = results([cell('compiler', 'guaranteed'),
+			 cell('compiler', 'broken', opt='Os')])
+	moved['trees']['linux-x']['cells'][0]['if']['path'] = 6
+	assert survey.changes(old, moved) == [
+		'linux-x a.c:3 f() arm64 gcc O2: if guaranteed -> compiler',
+		'linux-x a.c:3 f() arm64 gcc Os: volatile_if guaranteed -> broken',
+		'2 cells changed their verdicts, 0 more their longest path']
+	longer = results([cell('guaranteed', 'guaranteed'),
+			  cell('compiler', 'guaranteed', opt='Os')])
+	longer['trees']['linux-x']['cells'][1]['volatile_if']['path'] = 6
+	assert survey.changes(old, longer)[-1] == \
+		'0 cells changed their verdicts, 1 more their longest path'
+	# a cell of a build the old run had, but not of one it had not
+	other = dict(cell('compiler', 'guaranteed'), symbol='g')
+	assert survey.changes(old, results([other]))[0] == \
+		'linux-x a.c:3 g() arm64 gcc O2: new'
+	assert survey.changes({'trees': {}}, results([other])) == \
+		['0 cells changed their verdicts, 0 more their longest path']
+
+
 # The committed results (scripts/bench-survey).
 
 DOCS = Path(__file__).resolve().parents[2] / 'tool' / 'docs'

@@ -309,6 +309,44 @@ def merge(old: dict, new: dict) -> dict:
 	return new
 
 
+def changes(old: dict, new: dict) -> List[str]:
+	"""What a survey run changed: a line for each cell of @new (results:
+	survey.json) whose verdicts differ from @old's cell of the same
+	tree, site, function and build, or that @old has not while it has
+	the build, and a last line that counts them and the cells whose
+	longest path changed."""
+	def key(tree: str, c: dict) -> tuple:
+		return (tree, c['file'], c['line'], c['symbol'], c['arch'],
+			c['compiler'], c['opt'])
+
+	def status(c: dict, v: str) -> str:
+		return c[v]['status'] if c[v] else '-'
+	before = {key(t, c): c for t, d in old.get('trees', {}).items()
+		  for c in d['cells']}
+	had = {(t, *b) for t, d in old.get('trees', {}).items()
+	       for b in builds(d)}
+	lines, paths = [], 0
+	for t, d in new['trees'].items():
+		for c in d['cells']:
+			k = key(t, c)
+			where = f'{t} {_where(c)} {c["arch"]} {c["compiler"]} {c["opt"]}'
+			was = before.get(k)
+			if was is None:
+				if (t, c['arch'], c['compiler'], c['opt']) in had:
+					lines.append(f'{where}: new')
+				continue
+			moved = [f'{v} {status(was, v)} -> {status(c, v)}'
+				 for v in ('if', 'volatile_if')
+				 if status(was, v) != status(c, v)]
+			if moved:
+				lines.append(f'{where}: ' + ', '.join(moved))
+			elif any(c[v] and was[v] and c[v]['path'] != was[v]['path']
+				 for v in ('if', 'volatile_if')):
+				paths += 1
+	return lines + [f'{len(lines)} cells changed their verdicts, '
+			f'{paths} more their longest path']
+
+
 def _compiler_only(data: dict) -> List[str]:
 	"""The plain-if cells ordered only by the compiler's own branch, a row
 	per site and function, with the builds where that is so."""
