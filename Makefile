@@ -32,9 +32,9 @@ test: setup
 test-quick: setup
 	$(PYTEST) -m 'not slow'
 
-# Lint and the unit tier: no kernel tree, nothing unpacked; installs only
-# what these need.
-CHECK_PACKAGES = python3-pytest python3-pyflakes coccinelle git
+# The unit tier, lint included (tests/tool/test_lint.py): no kernel tree,
+# nothing unpacked; installs only what these need.
+CHECK_PACKAGES = python3-pytest python3-pyflakes python3-mypy coccinelle git
 
 check:
 	@missing=$$(for p in $(CHECK_PACKAGES); do \
@@ -45,6 +45,4 @@ check:
 		$$sudo apt-get update -q && \
 		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q $$missing; \
 	fi
-	$(PYTHON) -m pyflakes tool tests tool/volatile-if scripts/bench-codegen \
-		scripts/bench-survey
 	$(PYTEST) -m 'unit and not tree and not slow'

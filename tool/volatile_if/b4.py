@@ -17,8 +17,9 @@ import hashlib
 import json
 import re
 import subprocess
+from email.message import EmailMessage
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple, cast
 
 from . import tree
 from .common import Error, require, run
@@ -35,7 +36,9 @@ def read_cover(patch: Path, author: str) -> Tuple[str, str, List[str], List[str]
 	"""(subject, body, To, Cc) of a git format-patch cover letter: the
 	subject without [PATCH ...], the body without the shortlog and
 	diffstat that git added after it (they start with "@author (N):")."""
-	msg = email.message_from_bytes(patch.read_bytes(), policy=email.policy.default)
+	# policy.default makes an EmailMessage; typeshed says Message.
+	msg = cast(EmailMessage, email.message_from_bytes(
+		patch.read_bytes(), policy=email.policy.default))
 	subject = re.sub(r'^\[PATCH[^]]*\] ', '', ' '.join(str(msg['Subject']).split()))
 	text = msg.get_content()
 	m = re.search(rf'^{re.escape(author)} \(\d+\):$', text, re.M)
@@ -64,7 +67,8 @@ def cover_message(subject: str, body: str, to: List[str], cc: List[str],
 		+ json.dumps(tracking, indent=2))
 
 
-def _git(worktree: Path, *args, env=None, stdin: str = None) -> str:
+def _git(worktree: Path, *args, env=None,
+	 stdin: Optional[str] = None) -> str:
 	proc = subprocess.run(['git', '-C', str(worktree), *args], input=stdin,
 			      text=True, capture_output=True, env=env)
 	if proc.returncode:
@@ -224,7 +228,12 @@ def compare(ours: List[Path], sent: List[Path]) -> List[str]:
 		return diffs
 	if len(ours_m) != len(sent_m):
 		return [f'{len(ours_m)} messages of convert, {len(sent_m)} of b4']
-	sent_m.sort(key=lambda m: int(re.search(r'(\d+)/\d+', str(m['Subject'])).group(1)))
+
+	def number(msg) -> int:
+		m = re.search(r'(\d+)/\d+', str(msg['Subject']))
+		assert m	# b4 numbers a series of 2 or more: [PATCH n/m]
+		return int(m.group(1))
+	sent_m.sort(key=number)
 	diffs = _same('the cover letter', ours_m[0], sent_m[0], _blurb(ours_m[0]),
 		      sent_m[0].get_content().split('\n---\n', 1)[0].strip())
 	for n, (a, b) in enumerate(zip(ours_m[1:], sent_m[1:]), 1):

@@ -8,7 +8,7 @@ KUnit results and the workload boot."""
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Sequence
+from typing import Dict, Sequence, Union
 
 from . import arches, kunit_qemu, tree, workload
 
@@ -34,7 +34,7 @@ class ArchBoot:
 		return bad
 
 
-def boot(kernel: Path, patches: Sequence[Path],
+def boot(kernel: Path, patches: Union[tree.Series, Sequence[Path]],
 	 arch_names: Sequence[str] = arches.QEMU_ARCHES) -> Dict[str, ArchBoot]:
 	kernel = tree.kernel_tree(kernel)
 	for name in arch_names:

@@ -13,7 +13,7 @@ prepared once.
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Sequence
+from typing import Dict, List, Sequence, Union
 
 from . import arches, checkpatch, kbuild, tree
 from .checkpatch import Verdict
@@ -71,7 +71,7 @@ def sparse_warnings(b: kbuild.KernelBuild, files: Sequence[str]) -> Dict[str, Li
 	after can be compared."""
 	objects = sorted({kbuild.object_for(b.tree, f) for f in files})
 	out = b.make('C=2', *objects, log=b.out / 'logs' / 'sparse.log').stdout
-	found = {f: {} for f in files}
+	found: Dict[str, Dict[str, None]] = {f: {} for f in files}
 	for line in out.splitlines():
 		m = _SPARSE.match(line.strip())
 		for f in files:
@@ -108,7 +108,7 @@ def build_objects(b: kbuild.KernelBuild, objects: Sequence[str]) -> Dict[str, st
 	return status
 
 
-def check(kernel: Path, patches: Sequence[Path],
+def check(kernel: Path, patches: Union[tree.Series, Sequence[Path]],
 	  arch_names: Sequence[str] = arches.CHECK_ARCHES) -> CheckResult:
 	kernel = tree.kernel_tree(kernel)
 	numbered = tree.numbered(patches)

@@ -6,13 +6,14 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import List, Optional, Tuple, Union
 
 from . import arches, b4, boot, check, convert, review, scan, tree
 from .codegen import corpus, sites, survey
 from .common import DEFAULT_TREE, Error, generated_patches, jobs, require
 
 
-def _scan_files(args) -> (Path, list):
+def _scan_files(args) -> Tuple[Path, Optional[List[str]]]:
 	"""The root to scan and the files below it (None: all of them)."""
 	if args.paths and (args.tree or args.since):
 		raise Error('give paths, or --tree/--since, not both')
@@ -50,6 +51,8 @@ def cmd_convert(args) -> int:
 		require('b4', 'b4')
 	result = convert.convert(args.tree or DEFAULT_TREE, args.out,
 				 args.identity, args.jobs, args.since)
+	# convert() fills them in.
+	assert result.series is not None and result.dismissed is not None
 	print(f'{len(result.converted)} sites converted in '
 	      f'{len(result.series.patches)} patches, {len(result.review)} left '
 	      f'for review, {len(result.dismissed)} dismissed; branch '
@@ -120,6 +123,7 @@ def cmd_codegen(args) -> int:
 	patches = _patches(_series_dir(args)) if args.sites else tree.series(_series_dir(args))
 	worktree = tree.series_tree(tree.kernel_tree(args.tree or DEFAULT_TREE),
 				    patches)
+	result: Union[sites.SiteReport, corpus.Matrix]
 	if args.sites:
 		result = sites.run(worktree, patches,
 				   arch_names=[a for a in args.arch or sites.WEAK
@@ -162,6 +166,7 @@ def cmd_all(args) -> int:
 	kernel = args.tree or DEFAULT_TREE
 	converted = convert.convert(kernel, args.out, args.identity, args.jobs)
 	patches = converted.series
+	assert patches is not None	# convert() fills it in
 	checked = check.check(kernel, patches)
 	runs = boot.boot(kernel, patches)
 	print('\n== volatile-if all ==')

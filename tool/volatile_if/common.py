@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple, Union
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD = REPO / 'build'
@@ -149,7 +149,7 @@ def tail(text: str, lines: int = 20) -> str:
 	return '\n'.join(text.rstrip().splitlines()[-lines:])
 
 
-def run(cmd: Sequence[str], *, cwd: Optional[Path] = None,
+def run(cmd: Sequence[Union[str, Path]], *, cwd: Optional[Path] = None,
 	env: Optional[dict] = None, what: Optional[str] = None,
 	log: Optional[Path] = None, timeout: Optional[float] = None
 	) -> subprocess.CompletedProcess:
@@ -157,25 +157,28 @@ def run(cmd: Sequence[str], *, cwd: Optional[Path] = None,
 	captured, or written to @log as it comes so that long steps can be
 	followed.  On failure raise Error naming @what, with the end of the
 	output as details."""
-	cmd = [str(c) for c in cmd]
+	argv = [str(c) for c in cmd]
 	if log:
 		log.parent.mkdir(parents=True, exist_ok=True)
 	try:
 		with open(log, 'w') if log else open(os.devnull) as sink:
 			proc = subprocess.run(
-				cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+				argv, cwd=cwd, env=env,
+				stdin=subprocess.DEVNULL,
 				stdout=sink if log else subprocess.PIPE,
 				stderr=subprocess.STDOUT, text=True,
 				errors='replace', timeout=timeout)
 	except FileNotFoundError:
-		raise Error(f'{cmd[0]} not found (run scripts/setup)') from None
+		raise Error(f'{argv[0]} not found (run scripts/setup)') \
+			from None
 	except subprocess.TimeoutExpired as e:
-		raise Error(f'{what or cmd[0]}: timed out after {timeout:.0f} s') from e
+		raise Error(f'{what or argv[0]}: timed out after '
+			    f'{timeout:.0f} s') from e
 	if log:
 		proc.stdout = log.read_text(errors='replace')
 	if proc.returncode:
 		where = f'; full log in {log}' if log else ''
-		raise Error(f'{what or " ".join(cmd)} failed '
+		raise Error(f'{what or " ".join(argv)} failed '
 			    f'(exit {proc.returncode}){where}', tail(proc.stdout))
 	return proc
 

@@ -21,6 +21,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import ctext, facts, review as review_, rewrite, scan, series, tree
 from .common import Error, base_patch, generated_patches, progress
+from .scan import Site	# in Result, whose field scan hides the module
 
 # The identity of the example series committed in generated-patches/:
 # its cover letter says it is an example, to be made again under the
@@ -145,8 +146,8 @@ class Result:
 	scan: scan.ScanResult
 	# Report-only sites dismissed in review, with the decision; decisions
 	# that match no site any more, with why.
-	dismissed: List[Tuple[scan.Site, review_.Decision]] = None
-	stale: List[Tuple[review_.Decision, str]] = None
+	dismissed: Optional[List[Tuple[Site, review_.Decision]]] = None
+	stale: Optional[List[Tuple[review_.Decision, str]]] = None
 	# The series written, for check, boot and codegen.
 	series: Optional[tree.Series] = None
 

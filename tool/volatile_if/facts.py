@@ -12,7 +12,7 @@ import subprocess
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import ctext
 
@@ -157,6 +157,7 @@ class Definitions:
 		return self._search(name, files[:20])
 
 	def _search(self, name: str, files: Sequence[str]) -> Optional[Tuple[str, str]]:
+		assert self.tree	# find() returns None without one
 		for f in files:
 			text = (self.tree / f).read_text(errors='replace')
 			code = ctext.blank(text)
@@ -229,7 +230,7 @@ def find_loads(condition: str, before: str, defs: Optional[Definitions] = None,
 	loads = []
 	# The locals tested least deep in brackets: in f(a, g(b)), a before b.
 	code = ctext.blank(condition)
-	depth = {}
+	depth: Dict[str, int] = {}
 	for var in _identifiers(condition):
 		for m in re.finditer(rf'(?<![\w.>]){re.escape(var)}\b', code):
 			d = code[:m.start()].count('(') - code[:m.start()].count(')')

@@ -115,7 +115,8 @@ def make_key(file: str, function: str, cond: str) -> str:
 	return f'{file}:{function}:{cond}'
 
 
-def site_key(root: Path, site: scan.Site, cache: Dict[str, List[str]] = None) -> str:
+def site_key(root: Path, site: scan.Site,
+	     cache: Optional[Dict[str, List[str]]] = None) -> str:
 	"""The key of @site, whose file is below @root."""
 	cache = {} if cache is None else cache
 	if site.file not in cache:
@@ -144,7 +145,9 @@ class Decision:
 
 
 def _parse(path: Path, verdict: str) -> List[Decision]:
-	out, record, start = [], {}, 0
+	out: List[Decision] = []
+	record: Dict[str, str] = {}
+	start = 0
 
 	def flush():
 		if not record:
@@ -190,7 +193,7 @@ def _parse(path: Path, verdict: str) -> List[Decision]:
 class Decisions:
 	"""The decisions of a directory: key -> Decision."""
 
-	def __init__(self, directory: Path = None):
+	def __init__(self, directory: Optional[Path] = None):
 		self.dir = Path(directory or os.environ.get('VOLATILE_IF_REVIEW')
 				or DECISIONS)
 		self.by_key: Dict[str, Decision] = {}
@@ -262,7 +265,8 @@ def split(root: Path, sites: Iterable[scan.Site], decisions: Decisions,
 		version = kernel_version(root)
 	except Error:
 		version = ''    # a scan's files, with no Makefile of a tree
-	out, lines = Split(kernel=version), {}
+	out = Split(kernel=version)
+	lines: Dict[str, List[str]] = {}
 	matched = set()
 	convert_keys = {}
 	for s in sorted(sites):
@@ -271,18 +275,18 @@ def split(root: Path, sites: Iterable[scan.Site], decisions: Decisions,
 			convert_keys[key] = s
 			continue
 		out.keys[s] = key
-		d = decisions.get(key)
-		if d is None:
+		got = decisions.get(key)
+		if got is None:
 			out.undecided.append(s)
-		elif d.idiom != s.idiom:
+		elif got.idiom != s.idiom:
 			out.undecided.append(s)
-			out.stale.append((d, f'the site is now reported as '
+			out.stale.append((got, f'the site is now reported as '
 					  f'{s.idiom} ({s.file}:{s.line}); decided '
-					  f'as {d.idiom}: decide it again'))
+					  f'as {got.idiom}: decide it again'))
 			matched.add(key)
 		else:
-			(out.accepted if d.verdict == 'accepted' else
-			 out.dismissed).append((s, d))
+			(out.accepted if got.verdict == 'accepted' else
+			 out.dismissed).append((s, got))
 			matched.add(key)
 	files = None if scanned is None else set(scanned)
 	for d in decisions:
@@ -379,7 +383,7 @@ def load_evidence(paths: Sequence[Path] = EVIDENCE) -> Dict[Tuple[str, str], Lis
 			data = json.loads(Path(path).read_text())
 		except (OSError, ValueError):
 			continue
-		found = []
+		found: List[Tuple[dict, dict]] = []
 		_walk(data, {}, found)
 		for node, ctx in found:
 			out.setdefault((node['file'], node['function']), []).append(Verdict(

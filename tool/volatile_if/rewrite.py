@@ -13,7 +13,7 @@ Input: source text and positions; output: source text.
 """
 
 import re
-from typing import Iterable, List, Tuple
+from typing import Iterable, Sequence, Tuple
 
 from . import ctext
 
@@ -43,7 +43,8 @@ def indent(columns: int) -> str:
 	return '\t' * (columns // 8) + ' ' * (columns % 8)
 
 
-def condition_end(lines: List[str], row: int, col: int) -> Tuple[int, int]:
+def condition_end(lines: Sequence[str], row: int,
+		  col: int) -> Tuple[int, int]:
 	"""(row, col) of the parenthesis closing the condition of the `if`
 	at lines[row][col], skipping comments, strings and character
 	constants; lines end with their newline."""
@@ -138,7 +139,9 @@ def split_if(source: str, line: int, col: int) -> str:
 		raise RewriteError(f'line {line}: not "if (a && b)" on one line '
 				   'without else: cannot split it')
 	start = source.rfind('\n', 0, pos) + 1
-	ind = re.match(r'[ \t]*', source[start:]).group(0)
+	m = re.match(r'[ \t]*', source[start:])
+	assert m	# [ \t]* matches any text
+	ind = m.group(0)
 	# Every line of the statement after the first, but preprocessor lines.
 	body = re.sub(r'\n(?=[ \t]*[^\s#])', '\n\t', source[close + 1:end])
 	return (f'{source[:pos]}{PREFIX}if ({parts[0]}) {{\n'

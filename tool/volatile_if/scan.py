@@ -169,7 +169,7 @@ def _applicable(root: Path, files: Sequence[str],
 	"""For each of @files, the names of the rule files whose filters it
 	passes, or None if it cannot be read any more (run in worker
 	processes: it reads the whole tree)."""
-	out = []
+	out: List[Optional[Tuple[str, ...]]] = []
 	for f in files:
 		try:
 			text = (root / f).read_text(errors='replace')
@@ -211,9 +211,12 @@ def prefilter(root: Path, files: Sequence[str], rules: Sequence[Path],
 	return groups
 
 
-def parse_report(output: str, root: Path) -> (List[Site], Dict[str, int]):
+def parse_report(output: str,
+		 root: Path) -> Tuple[List[Site], Dict[str, int]]:
 	"""Sites and parse errors out of spatch -D report --quiet output."""
-	sites, bad, current = [], {}, None
+	sites: List[Site] = []
+	bad: Dict[str, int] = {}
+	current: Optional[str] = None
 	for line in output.splitlines():
 		m = _REPORT.match(line)
 		if m:
@@ -379,7 +382,9 @@ def scan(root: Path, files: Optional[Iterable[str]] = None, jobs: int = 2,
 	if not quiet:
 		progress(f'[scan] {sum(map(len, groups.values()))} of {len(files)} '
 			 'files have keywords of some rule')
-	sites, parse_errors, failures = [], {}, {}
+	sites: List[Site] = []
+	parse_errors: Dict[str, int] = {}
+	failures: Dict[str, str] = {}
 
 	def found(f: str, f_sites: Sequence[Site], bad: int) -> None:
 		sites.extend(f_sites)

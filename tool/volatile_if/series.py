@@ -16,6 +16,7 @@ from typing import Dict, List, Sequence, Tuple
 from . import recipients
 from .common import Error, run, table
 from .facts import Facts, names
+from .review import Decision
 from .scan import Site
 
 # The subject prefix the kernel uses for a path: data/subject-prefixes.
@@ -242,7 +243,7 @@ def commit(worktree: Path, prefix: str, conversions: Sequence[Conversion],
 
 def cover_letter(conversions: Sequence[Conversion], review: Sequence[Site],
 		 base_subject: str, example: bool = False,
-		 dismissed: Sequence[Tuple[Site, object]] = (),
+		 dismissed: Sequence[Tuple[Site, Decision]] = (),
 		 dropped: Sequence[Tuple[Site, str]] = ()) -> Tuple[str, str]:
 	"""(subject, body) of the cover letter; @example: the series is the
 	project's example output, signed with a made-up identity; @dismissed:

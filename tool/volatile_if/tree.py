@@ -10,7 +10,7 @@ import os
 import re
 from pathlib import Path
 from dataclasses import dataclass
-from typing import Callable, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .common import BUILD, Error, base_patch, progress, run
 
@@ -24,7 +24,8 @@ _COMMITTER = {
 }
 
 
-def git(tree: Path, *args: str, what: str = '', env: dict = None) -> str:
+def git(tree: Path, *args: str, what: str = '',
+	env: Optional[dict] = None) -> str:
 	return run(['git', '-C', tree, *args], what=what or f'git {args[0]}',
 		   env=env).stdout
 
@@ -106,7 +107,7 @@ class Series:
 			   cover, base)
 
 
-def numbered(patches) -> List[Path]:
+def numbered(patches: Union[Series, Iterable[Path]]) -> List[Path]:
 	"""The patches of @patches (a Series, or files that may include a
 	cover letter) without the cover letter."""
 	if isinstance(patches, Series):

@@ -191,8 +191,8 @@ def inline_calls(obj: Object, g: Graph, decoder: Decoder,
 	added = 0
 	callees: Dict[str, Graph] = {}     # each made once, copied at each call
 	for n in range(len(g.insns)):
-		callee = entries.get(obj.resolve(insns[n])) \
-			if sems[n].flow == 'call' else None
+		target = obj.resolve(insns[n]) if sems[n].flow == 'call' else None
+		callee = entries.get(target) if target else None
 		if callee is None or callee.name == g.name:
 			continue
 		if callee.name not in callees:
@@ -361,7 +361,8 @@ class _State(NamedTuple):
 
 def _paths(q: _Query, init) -> Verdict:
 	g = q.g
-	start = _State(NONE, False, frozenset((init or {}).items()), NONE, NONE)
+	start = _State(NONE, False, frozenset((init or {}).items()), NONE,
+		       frozenset())
 	work, visited = [(0, start)], set()
 	stores: Dict[int, StoreVerdict] = {}
 	loads: Set[int] = set()
@@ -495,8 +496,8 @@ def _step(q: _Query, n: int, state: _State, stores: Dict[int, StoreVerdict],
 	"""The state after instruction @n; records the stores it checks in
 	@stores and the marked loads it executes in @loads."""
 	g, tso, through = q.g, q.tso, q.through
-	pending, seen, env, branched, places = state
-	env = dict(env)
+	pending, seen, labels, branched, places = state
+	env = dict(labels)
 	insn, s = g.insns[n], g.sems[n]
 
 	def lab(regs) -> FrozenSet[str]:
@@ -568,7 +569,7 @@ def _step(q: _Query, n: int, state: _State, stores: Dict[int, StoreVerdict],
 			loads.add(insn.addr)
 			branched = branched - {t}
 			places = frozenset((p, x) for p, x in places if x != t) | \
-				(frozenset({(s.place, t)}) if s.place else NONE)
+				frozenset({(s.place, t)} if s.place else ())
 			if s.acquire:
 				pass
 			elif tso:
@@ -599,4 +600,6 @@ def _step(q: _Query, n: int, state: _State, stores: Dict[int, StoreVerdict],
 
 def _base(place: str) -> str:
 	"""The register of a Sem.place ('x21+32': 'x21')."""
-	return re.match(r'(.*?)[+-]\d+$', place).group(1)
+	m = re.match(r'(.*?)[+-]\d+$', place)
+	assert m        # Decoder._place() makes it so
+	return m.group(1)

@@ -7,8 +7,8 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import (Callable, Dict, FrozenSet, Iterator, List, Optional,
-		    Set, Tuple)
+from typing import (Callable, Dict, FrozenSet, Iterator, List, Literal,
+		    Optional, Set, Tuple)
 
 from ..common import run
 
@@ -95,7 +95,9 @@ def _in_sections(text: str) -> Iterator[Tuple[str, str]]:
 def parse_code(text: str) -> List[Insn]:
 	"""`objdump -dr [-l --inlines] --no-show-raw-insn` as instructions;
 	data that objdump shows in code (.word, .long, ...) is left out."""
-	insns, where, by_addr = [], (), {}
+	insns: List[Insn] = []
+	where: Where = ()
+	by_addr: Dict[Tuple[str, int], Insn] = {}
 	for section, line in _in_sections(text):
 		m = _RELOC.match(line)
 		if m:
@@ -151,7 +153,7 @@ def code_words(text: str) -> Dict[Tuple[str, int], Tuple[str, int]]:
 			continue
 		m = _RELOC.match(line)
 		at = (section, int(m.group(1), 16)) if m else None
-		if at in words:
+		if m and at in words:
 			name, _, addend = m.group(3).partition('+0x')
 			found[at] = (name, int(addend, 16) if addend else words[at])
 	return found
@@ -200,6 +202,7 @@ class Object:
 			return None if target is None else (insn.section, target)
 		kind, expr = insn.reloc
 		m = re.fullmatch(r'(.+?)(?:([+-])0x([0-9a-f]+))?', expr)
+		assert m        # any name matches
 		name, sign, off = m.groups()
 		addend = int(off, 16) * (-1 if sign == '-' else 1) if off else 0
 		if kind in ('R_X86_64_PC32', 'R_X86_64_PLT32'):
@@ -337,8 +340,9 @@ class Table:
 			chunk = bytes.fromhex(m.group(2).replace(' ', ''))
 			at = int(m.group(1), 16)
 			self.data[at:at + len(chunk)] = chunk
-		self.order = 'little' if re.search(r'file format \S*(little|le\b)',
-						   text) else 'big'
+		self.order: Literal['little', 'big'] = \
+			'little' if re.search(r'file format \S*(little|le\b)',
+					      text) else 'big'
 		self.code: Dict[int, Tuple[str, int]] = {}
 		# offset -> the type of the relocation in self.code there
 		self.kinds: Dict[int, str] = {}
@@ -424,9 +428,12 @@ def alternatives(table: Table, layout: Tuple[str, str, int, int],
 	bytes on."""
 	_, kind, size, offset = layout
 	at = {(i.section, i.addr): i for i in insns}
-	return {loc: at.get(table.code.get(off + offset))
-		for off, loc in table.code.items()
-		if off % size == 0 and table.kinds[off] == kind}
+	found: Dict[Tuple[str, int], Optional[Insn]] = {}
+	for off, loc in table.code.items():
+		if off % size == 0 and table.kinds[off] == kind:
+			rep = table.code.get(off + offset)
+			found[loc] = at.get(rep) if rep else None
+	return found
 
 
 def fixups(table: Table) -> Dict[Tuple[str, int], Tuple[str, int]]:

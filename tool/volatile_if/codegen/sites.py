@@ -58,6 +58,7 @@ def _hunks(patch: str):
 		file = m.group(1)
 		for hunk in re.split(r'^(?=@@ )', block, flags=re.M)[1:]:
 			m = tree.HUNK.match(hunk)
+			assert m        # split at its header
 			old, n, new = int(m.group(2) or 1), int(m.group(3)), int(m.group(4) or 1)
 			lines = []
 			for text in hunk.splitlines()[1:]:
@@ -570,20 +571,20 @@ def _site_in(arch, objects: Dict[str, _Object], site: Site, file: str,
 	conv = objects['volatile_if']
 	here = {v: o.with_site(file, reg) for v, o in objects.items()}
 	for name in conv.functions_at(file, reg.condition):
-		result = None
+		v, found, _, g = conv.verdict(
+			name, file, reg, corpus.VARIANTS['volatile_if'].guarantees)
+		result = SiteResult(site, arch.name, compiler, name, v,
+				    branch=g.insns[found[0]].addr if found else None)
+		result.variants['volatile_if'] = v
 		for variant, o in objects.items():
-			if name not in o.obj.functions:
+			if variant == 'volatile_if' or name not in o.obj.functions:
 				continue
 			if calls_site(here[variant], name):
 				result.elsewhere.append(variant)
 				continue
-			v, found, _, g = o.verdict(
+			v, *_ = o.verdict(
 				name, file, reg, corpus.VARIANTS[variant].guarantees)
-			if variant == 'volatile_if':
-				result = SiteResult(site, arch.name, compiler, name, v,
-						    branch=g.insns[found[0]].addr
-						    if found else None)
-			elif variant == 'if':
+			if variant == 'if':
 				result.unconverted = v
 			result.variants[variant] = v
 		results.append(result)

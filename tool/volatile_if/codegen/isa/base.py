@@ -152,7 +152,7 @@ class Decoder:
 
 	# Architectures whose first operand is the destination.
 
-	def _place(self, base: str, offset: str
+	def _place(self, base: str, offset: Optional[str]
 		   ) -> Tuple[Optional[str], Optional[str]]:
 		"""(place, slot) of an access to @base + @offset: the address
 		as a register and a number, where the offset is one (not a
@@ -192,6 +192,7 @@ class Decoder:
 		if idx is None:     # literal (pc-relative) load
 			return Sem(load=True, loaded=frozenset(self.regs(ops[0])))
 		mem = re.match(r'\[([^\]]*)\](!?)', ops[idx])
+		assert mem      # objdump closes the bracket it opens
 		addr = self.regs(mem.group(1))
 		writeback = bool(mem.group(2)) or idx + 1 < len(ops)
 		before = [r for o in ops[:idx] for r in self.regs(o)]

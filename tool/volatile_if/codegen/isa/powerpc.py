@@ -94,8 +94,8 @@ class Decoder(base.Decoder):
 		d_form = re.fullmatch(r'(-?\w+)\((r\d+)\)', ops[-1]) if ops else None
 		place = slot = None
 		if d_form:
-			addr = [self.canonical(d_form.group(2))]
-			if not update:
+			addr = self.regs(d_form.group(2))
+			if addr and not update:
 				place, slot = self._place(addr[0], d_form.group(1))
 		else:
 			addr = [r for o in regs[1:] for r in o]

@@ -55,9 +55,10 @@ class Decoder(base.Decoder):
 		atomic = self.match('atomic', m)
 		if atomic or self.match('load', m) or self.match('store', m):
 			mem = re.fullmatch(r'(-?\d+)?\((\w+)\)', ops[-1])
-			addr = [self.canonical(mem.group(2))] if mem else []
-			place, slot = self._place(addr[0], mem.group(1)) if addr \
-				else (None, None)
+			# (zero): an absolute address, no register
+			addr = self.regs(mem.group(2)) if mem else []
+			place, slot = self._place(addr[0], mem.group(1)) \
+				if mem and addr else (None, None)
 			first = regs[:1]
 			load = atomic or self.match('load', m)
 			if atomic:        # amo<op> rd, rs2, (rs1)

@@ -17,9 +17,9 @@ for _r in 'abcd':
 for _r in ('si', 'di', 'bp', 'sp'):
 	for _n in (f'{_r}l', _r, f'e{_r}', f'r{_r}'):
 		_REGS[_n] = f'r{_r}'
-for _n in range(8, 16):
+for _i in range(8, 16):
 	for _s in ('', 'd', 'w', 'b'):
-		_REGS[f'r{_n}{_s}'] = f'r{_n}'
+		_REGS[f'r{_i}{_s}'] = f'r{_i}'
 
 ISA = Isa(
 	name='x86',
@@ -113,9 +113,9 @@ class Decoder(base.Decoder):
 		place = slot = None
 		if mem:
 			sm = re.fullmatch(r'(-?0x[0-9a-f]+|-?\d+)?\(%(\w+)\)', mem[0])
-			if sm:
-				place, slot = self._place(self.canonical(sm.group(2)),
-							  sm.group(1))
+			base = self.canonical(sm.group(2)) if sm else None
+			if sm and base:
+				place, slot = self._place(base, sm.group(1))
 		return Sem(defs=frozenset(outs), uses=frozenset(uses),
 			   loaded=frozenset(outs) if load else NONE, load=load,
 			   store=store, addr=addr if (load or store) else NONE,
