@@ -5,7 +5,8 @@ A function's instructions become a control-flow graph; every path through
 it is followed (states are merged only when equal) while tracking which
 registers, flags and stack slots hold values derived from the marked loads.
 A store (or call, which may store, or return, after which the caller's
-code runs) that must be ordered after those loads is
+code runs; a conditional return is one where its condition holds, past
+its own test) that must be ordered after those loads is
 
   guaranteed  if on every path a barrier executed between the load and the
 	      store, or the load was an acquire, or a conditional branch that
