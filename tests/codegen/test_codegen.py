@@ -473,6 +473,13 @@ def test_riscv_alternatives_go_where_their_replacement_goes(table):
 	g = graph_of('riscv', RISCV_ALTERNATIVES_CODE, 'f', 0x1c,
 		     alternatives=alts)
 	assert g.succs[1] == [3, 2] and g.succs[3] == [4, 5]
+	assert not g.tail_calls
+	# a replacement that jumps out of the function: a tail call there
+	out = RISCV_ALTERNATIVES_CODE.replace(
+		'j\t14 <f+0x14>', 'j\t0 <ext>\n\t\t\t20: R_RISCV_JAL\text')
+	g = graph_of('riscv', out, 'f', 0x1c, alternatives=alternatives_of(
+		'riscv', table, RISCV_LABELS, out))
+	assert g.succs[3] == [4] and g.tail_calls == {3}
 
 
 @pytest.mark.unit

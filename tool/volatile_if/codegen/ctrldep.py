@@ -158,6 +158,8 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 			if rep and decoder.decode(rep).flow == 'jump':
 				target = obj.resolve(rep)
 				alt = [index[target]] if target in index else []
+				if not alt:     # out of the function: a tail call
+					tail_calls.add(n)
 			else:
 				alt = nxt
 			out = out + [m for m in alt if m not in out]
