@@ -355,12 +355,10 @@ Contents of section .altinstructions:
 def alternatives_of(arch_name: str, table: str, labels, listing: str):
 	"""disasm.alternatives() of @table, read with each layout of the
 	instruction set of @arch_name, for the code of @listing."""
-	insns = disasm.parse_code(textwrap.dedent(listing))
-	found = {}
-	for layout in isa.get(arches.get(arch_name).isa).alternatives:
-		found.update(disasm.alternatives(disasm.Table(table, labels),
-						 layout, insns))
-	return found
+	return disasm.alternatives(
+		lambda section: disasm.Table(table, labels),
+		isa.get(arches.get(arch_name).isa).alternatives,
+		disasm.parse_code(textwrap.dedent(listing)))
 
 
 @pytest.mark.unit

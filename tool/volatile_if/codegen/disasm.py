@@ -243,7 +243,8 @@ def disassemble(objdump: str, path: Path, lines: bool = False,
 	for sec in code:
 		symbols.append(Symbol(sec, sec, 0, 0, False))
 	tables = [name for name in ('__bug_table', '__ex_table', '__jump_table',
-				    '.rodata', '.toc') + tuple(l[0] for l in layouts)
+				    '.rodata', '.toc') +
+		  tuple(layout[0] for layout in layouts)
 		  if re.search(rf'^\s*\d+ {re.escape(name)}\s', headers, re.M)]
 	# the code locations a table's relocations may name
 	labels = {_caret(s.name).strip(): (s.section, s.value)
@@ -266,9 +267,7 @@ def disassemble(objdump: str, path: Path, lines: bool = False,
 		      bugs(table('__bug_table')), fixups(table('__ex_table')),
 		      fixups(table('__jump_table')),
 		      switch_cases(arm, table('.rodata'), toc, table, insns, funcs),
-		      {at: rep for layout in layouts
-		       for at, rep in alternatives(table(layout[0]), layout,
-						   insns).items()})
+		      alternatives(table, layouts, insns))
 
 
 def callee(insn: Insn) -> Optional[str]:
@@ -417,22 +416,25 @@ def switch_cases(arm: Set[Tuple[str, int]], rodata: Table, toc: Table,
 					     for f in funcs.values()}
 
 
-def alternatives(table: Table, layout: Tuple[str, str, int, int],
+def alternatives(table: Callable[[str], Table],
+		 layouts: Tuple[Tuple[str, str, int, int], ...],
 		 insns: List[Insn]) -> Dict[Tuple[str, int], Optional[Insn]]:
-	"""The instructions that @table, a table of alternatives laid out as
-	@layout says (isa.base.Isa.alternatives), lets the kernel replace at
-	boot, each with the first instruction of its replacement; None where
-	the replacement is not in the object (arm64's callbacks: the
-	alternative of alternative_has_cap_likely() makes its branch a nop).
-	An entry locates the instruction first, its replacement @offset
-	bytes on."""
-	_, kind, size, offset = layout
+	"""The instructions of @insns that the tables of alternatives let the
+	kernel replace at boot, each with the first instruction of its
+	replacement; None where the replacement is not in the object (arm64's
+	callbacks: the alternative of alternative_has_cap_likely() makes its
+	branch a nop).  @layouts are the tables' (isa.base.Isa.alternatives),
+	@table(section) reads one: an entry of the layout's size, whose
+	location fields have the layout's relocation type, locates the
+	instruction first, its replacement the layout's offset on."""
 	at = {(i.section, i.addr): i for i in insns}
 	found: Dict[Tuple[str, int], Optional[Insn]] = {}
-	for off, loc in table.code.items():
-		if off % size == 0 and table.kinds[off] == kind:
-			rep = table.code.get(off + offset)
-			found[loc] = at.get(rep) if rep else None
+	for section, kind, size, offset in layouts:
+		t = table(section)
+		for off, loc in t.code.items():
+			if off % size == 0 and t.kinds[off] == kind:
+				rep = t.code.get(off + offset)
+				found[loc] = at.get(rep) if rep else None
 	return found
 
 
