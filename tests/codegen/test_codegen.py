@@ -30,18 +30,19 @@ def parse(listing: str) -> list:
 
 
 def analyse(arch_name: str, listing: str, name: str, start: int,
-	    size: int, required: bool = False) -> ctrldep.Verdict:
+	    size: int, required: bool = False, **tables) -> ctrldep.Verdict:
 	"""The corpus verdict on function @name of an `objdump -dr` @listing:
 	loads through the first argument marked, stores through the second
 	ordered; @required: built with a variant that requires the branch
-	(volatile_if), else as a plain if ()."""
+	(volatile_if), else as a plain if (); @tables: the object's
+	(disasm.Object's alternatives, ...)."""
 	arch = arches.get(arch_name)
 	insns = parse(listing)
 	symbols = [disasm.Symbol(name, '.text', start, size, True),
 		   disasm.Symbol('.text', '.text', 0, 0, False),
 		   disasm.Symbol('__x86_return_thunk', '*UND*', 0, 0, False)]
 	obj = disasm.Object(Path('canned.o'), symbols,
-			    disasm.functions(symbols, insns))
+			    disasm.functions(symbols, insns), **tables)
 	return corpus.analyse_function(arch, obj, name, isa.decoder(arch.isa),
 					 branch_required=required)
 
@@ -347,7 +348,7 @@ OFFSET           TYPE              VALUE
 0000000000000010 R_AARCH64_PREL32  .text+0x0000000000000014
 
 Contents of section .altinstructions:
- 0000 00000000 00000000 00000404 00000000  ................
+ 0000 00000000 00000000 1a800400 00000000  ................
  0010 00000000 00000404                    ........
 """
 
@@ -379,11 +380,91 @@ def test_a_branch_the_alternatives_patch_goes_both_ways():
 	"""
 	alts = alternatives_of('arm64', ARM64_ALTINSTRUCTIONS,
 			       {'.text': ('.text', 0)}, listing)
-	assert {at: rep and rep.addr for at, rep in alts.items()} == \
-		{('.text', 4): None, ('.text', 0x10): 0x14}
-	assert graph_of('arm64', listing, 'f', 0x10).succs[1] == [3]
-	assert graph_of('arm64', listing, 'f', 0x10,
-			alternatives=alts).succs[1] == [3, 2]
+	assert {at: (alt.length, [i.addr for i in alt.insns])
+		for at, alt in alts.items()} == \
+		{('.text', 4): (4, []), ('.text', 0x10): (4, [0x14])}
+	assert graph_of('arm64', listing, 'f', 0x10).succs[0] == [1]
+	# the callback makes the branch a nop: the load goes on to the cas
+	g = graph_of('arm64', listing, 'f', 0x10, alternatives=alts)
+	assert g.succs[0] == [1, 2] and g.succs[1] == [3] and g.size == 4
+
+
+# xchg() (arch/arm64/include/asm/cmpxchg.h): an LL/SC loop and a barrier,
+# replaced by a swpal and nops in .altinstr_replacement
+ARM64_XCHG = """
+Disassembly of section .text:
+
+0000000000000000 <f>:
+   0:	ldr	w8, [x0]
+   4:	cbz	w8, 1c <f+0x1c>
+   8:	prfm	pstl1strm, [x2]
+   c:	ldxr	w3, [x2]
+  10:	stxr	w4, w5, [x2]
+  14:	cbnz	w4, c <f+0xc>
+  18:	dmb	ish
+  1c:	ret
+
+Disassembly of section .altinstr_replacement:
+
+0000000000000000 <.altinstr_replacement>:
+   0:	swpal	w5, w3, [x2]
+   4:	nop
+   8:	nop
+   c:	nop
+  10:	nop
+"""
+ARM64_XCHG_TABLE = """
+x.o:     file format elf64-littleaarch64
+
+RELOCATION RECORDS FOR [.altinstructions]:
+OFFSET           TYPE              VALUE
+0000000000000000 R_AARCH64_PREL32  .text+0x0000000000000008
+0000000000000004 R_AARCH64_PREL32  .altinstr_replacement
+
+Contents of section .altinstructions:
+ 0000 00000000 00000000 13001414           ............
+"""
+
+
+@pytest.mark.unit
+def test_a_replacement_of_several_instructions_is_a_path_of_its_own():
+	"""On a CPU with LSE atomics, xchg() runs a swpal and nops where the
+	LL/SC loop and its barrier were: a path from the branch before them
+	through each instruction of the replacement to the return after
+	them, at their source location; the function's size is its own."""
+	listing = ARM64_XCHG.replace('   8:\tprfm', '/t/x.c:3\n   8:\tprfm')
+	labels = {s: (s, 0) for s in ('.text', '.altinstr_replacement')}
+	alts = alternatives_of('arm64', ARM64_XCHG_TABLE, labels, listing)
+	assert {at: (alt.length, [i.text for i in alt.insns])
+		for at, alt in alts.items()} == \
+		{('.text', 8): (0x14, ['swpal w5, w3, [x2]'] + ['nop'] * 4)}
+	plain = graph_of('arm64', listing, 'f', 0x20)
+	g = graph_of('arm64', listing, 'f', 0x20, alternatives=alts)
+	assert plain.succs[1] == [2, 7] and g.succs[1] == [2, 7, 8]
+	assert g.succs[8:] == [[9], [10], [11], [12], [7]]
+	assert [i.where for i in g.insns[8:]] == [(('/t/x.c', 3),)] * 5
+	assert g.size == plain.size == 8
+	assert ctrldep.longest_path(g) == ctrldep.longest_path(plain)
+
+
+@pytest.mark.unit
+def test_the_replacement_s_barrier_is_the_one_that_orders():
+	"""A store after xchg() and no branch: ordered by its LL/SC code's dmb
+	ish, and on a CPU with LSE atomics by the swpal that replaces it,
+	which the kernel makes its full barrier.  A replacement without one
+	(swp) leaves the store unordered on its path."""
+	listing = ARM64_XCHG.replace('cbz\tw8, 1c <f+0x1c>', 'mov\tw6, w8') \
+		.replace('  1c:\tret', '  1c:\tstr\twzr, [x1]\n  20:\tret')
+	labels = {s: (s, 0) for s in ('.text', '.altinstr_replacement')}
+	alts = alternatives_of('arm64', ARM64_XCHG_TABLE, labels, listing)
+	assert analyse('arm64', listing, 'f', 0, 0x24).status == 'guaranteed'
+	assert analyse('arm64', listing, 'f', 0, 0x24,
+		       alternatives=alts).status == 'guaranteed'
+	relaxed = listing.replace('swpal', 'swp')
+	v = analyse('arm64', relaxed, 'f', 0, 0x24, alternatives=alternatives_of(
+		'arm64', ARM64_XCHG_TABLE, labels, relaxed))
+	assert (v.status, [x.addr for x in v.stores if x.status == 'broken']) \
+		== ('broken', [0x1c])
 
 
 # riscv's .alternative for the code of RISCV_ALTERNATIVES_CODE, as 6.12
@@ -464,20 +545,23 @@ def test_riscv_alternatives_go_where_their_replacement_goes(table):
 	its target too; the stores behind them are on paths."""
 	alts = alternatives_of('riscv', table, RISCV_LABELS,
 			       RISCV_ALTERNATIVES_CODE)
-	assert {at: rep.text for at, rep in alts.items()} == \
-		{('.text', 4): 'nop', ('.text', 0xc): 'j 14 <f+0x14>'}
+	assert {at: (alt.length, [i.text for i in alt.insns])
+		for at, alt in alts.items()} == \
+		{('.text', 4): (4, ['nop']), ('.text', 0xc): (4, ['j 14 <f+0x14>'])}
 	plain = graph_of('riscv', RISCV_ALTERNATIVES_CODE, 'f', 0x1c)
-	assert plain.succs[1] == [3] and plain.succs[3] == [4]
+	assert plain.succs[:4] == [[1], [3], [3], [4]]
 	g = graph_of('riscv', RISCV_ALTERNATIVES_CODE, 'f', 0x1c,
 		     alternatives=alts)
-	assert g.succs[1] == [3, 2] and g.succs[3] == [4, 5]
+	# 7 and 8: the replacements of the jump at 4 and of the nop at 0xc
+	assert g.succs[:4] == [[1, 7], [3, 8], [3, 8], [4]]
+	assert g.succs[7:] == [[2], [5]]
 	assert not g.tail_calls
 	# a replacement that jumps out of the function: a tail call there
 	out = RISCV_ALTERNATIVES_CODE.replace(
 		'j\t14 <f+0x14>', 'j\t0 <ext>\n\t\t\t20: R_RISCV_JAL\text')
 	g = graph_of('riscv', out, 'f', 0x1c, alternatives=alternatives_of(
 		'riscv', table, RISCV_LABELS, out))
-	assert g.succs[3] == [4] and g.tail_calls == {3}
+	assert g.succs[8] == [] and g.tail_calls == {8}
 
 
 @pytest.mark.unit
@@ -775,15 +859,21 @@ def test_x86_tso_only_asks_for_the_order():
 	('arm64', 'stxr', 'w3, x1, [x0]',
 	 dict(defs={'x3'}, values={'x1'}, addr={'x0'}, store=True)),
 	('arm64', 'ldaddal', 'w1, w0, [x2]',
-	 dict(loaded={'x0'}, values={'x1', 'x0'}, load=True, store=True, acquire=True)),
+	 dict(loaded={'x0'}, values={'x1', 'x0'}, load=True, store=True, acquire=True,
+	      fence=True)),
 	('arm64', 'csinc', 'w8, w8, wzr, eq', dict(defs={'x8'}, uses={'x8', 'flags'})),
 	# the loads of atomic read-modify-writes: the destination gets the data
 	('arm64', 'ldxr', 'w3, [x0]', dict(loaded={'x3'}, load=True, addr={'x0'})),
 	('arm64', 'ldaxr', 'x3, [x0]', dict(loaded={'x3'}, load=True, acquire=True)),
-	('arm64', 'cas', 'w3, w2, [x0]', dict(loaded={'x3'}, load=True, store=True)),
+	('arm64', 'cas', 'w3, w2, [x0]', dict(loaded={'x3'}, load=True, store=True,
+					      fence=False)),
 	('arm64', 'casal', 'x3, x2, [x0]', dict(loaded={'x3'}, load=True, acquire=True)),
-	('arm64', 'swpal', 'w1, w2, [x0]', dict(loaded={'x2'}, load=True, store=True)),
-	('arm64', 'ldadd', 'w1, w2, [x0]', dict(loaded={'x2'}, load=True, store=True)),
+	# xchg() with LSE atomics: a full barrier, with no dmb
+	('arm64', 'swpal', 'w1, w2, [x0]', dict(loaded={'x2'}, load=True, store=True,
+						fence=True)),
+	('arm64', 'swpa', 'w1, w2, [x0]', dict(acquire=True, fence=False)),
+	('arm64', 'ldadd', 'w1, w2, [x0]', dict(loaded={'x2'}, load=True, store=True,
+						fence=False)),
 	('arm', 'ldrex', 'r3, [r0]', dict(loaded={'r3'}, load=True, addr={'r0'})),
 	('arm', 'ldrexd', 'r2, [r0]', dict(loaded={'r2', 'r3'}, load=True)),
 	('powerpc', 'lwarx', 'r9,0,r3', dict(loaded={'r9'}, load=True, addr={'r3'})),
@@ -793,6 +883,8 @@ def test_x86_tso_only_asks_for_the_order():
 	('riscv', 'lr.w', 'a5,(a0)', dict(loaded={'a5'}, load=True, addr={'a0'})),
 	('riscv', 'lr.d.aqrl', 'a5,(a0)', dict(loaded={'a5'}, load=True, acquire=True)),
 	('riscv', 'amoadd.w', 'a5,a4,(a0)', dict(loaded={'a5'}, load=True, store=True)),
+	('riscv', 'amoadd.w.aqrl', 'a5,a4,(a0)', dict(loaded={'a5'}, store=True,
+						      fence=True)),
 	('arm64', 'tbnz', 'w8, #31, 54 <f+0x24>', dict(flow='cond', cond={'x8'})),
 	('arm64', 'str', 'x0, [sp, #16]', dict(store=True, slot='sp+16')),
 	('arm64', 'dmb', 'ishst', dict(fence=False)),
@@ -813,7 +905,8 @@ def test_x86_tso_only_asks_for_the_order():
 	('powerpc', 'and.', 'r9,r9,r9', dict(defs={'r9', 'cr0'})),
 	('powerpc', 'lwsync', '', dict(fence=True)),
 	('riscv', 'amoswap.w.aq', 'a5,a4,(a0)', dict(loaded={'a5'}, values={'a4'},
-						   acquire=True, store=True)),
+						   acquire=True, store=True,
+						   fence=False)),
 	('riscv', 'fence', 'r,r', dict(fence=False)),
 	('riscv', 'fence', 'r,rw', dict(fence=True)),
 	('riscv', 'bnez', 'a5,a0 <f+0x10>', dict(cond={'a5'})),

@@ -62,6 +62,9 @@ class Graph:
 	outside: List[Tuple[int, str]] = field(default_factory=list)
 	# jumps out of the function (tail calls): calls that do not return
 	tail_calls: Set[int] = field(default_factory=set)
+	# the function's own instructions, the first ones of @insns: not
+	# those of the alternatives' replacements, or of inline_calls()
+	size: int = 0
 
 	@cached_property
 	def preds(self) -> List[List[int]]:
@@ -89,9 +92,10 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 	(NORETURN: __stack_chk_fail(), panic()) ends its path, as a BUG()'s
 	trap (disasm.Object.bugs) does; a trap with a fixup
 	(disasm.Object.fixups) goes there; any other trap, a WARN()'s or one
-	the tables do not know, falls through.  An instruction that the
-	kernel's alternatives may replace (disasm.Object.alternatives) goes
-	where its replacement goes too.  A static key's nop or branch
+	the tables do not know, falls through.  Code that the kernel's
+	alternatives may replace (disasm.Object.alternatives) has its
+	replacement beside it, a path of its own that goes on after the
+	code it replaces.  A static key's nop or branch
 	(disasm.Object.jumps) goes both ways.  A jump to a register,
 	conditional (arm's ldrls pc) or not, may go to any case of the
 	function's switches, as far as the code shows them: its landing pads
@@ -108,11 +112,32 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 		{(f.section, f.start) for f in obj.functions.values()}
 	insns = [i for p in parts for i in p.insns]
 	index = {(i.section, i.addr): n for n, i in enumerate(insns)}
-	ends = set()
+	# what follows an instruction where it is not the next one: nothing
+	# after the last of a part
+	follow: Dict[int, List[int]] = {}
 	total = 0
 	for p in parts:
 		total += len(p.insns)
-		ends.add(total - 1)
+		follow[total - 1] = []
+	size = total
+	# On a CPU with the feature, the replacement of an alternative runs
+	# in place of the code it patches and goes on after it: its
+	# instructions follow the function's, at the source location of that
+	# code.  patched: (the code's first instruction, the replacement's
+	# first or what follows the code: a callback's nops).
+	patched: List[Tuple[int, int]] = []
+	for at, alt in obj.alternatives.items():
+		if at not in index or index[at] >= size:
+			continue
+		n, after = index[at], index.get((at[0], at[1] + alt.length))
+		if alt.insns:
+			patched.append((n, len(insns)))
+			for i in alt.insns:
+				index[(i.section, i.addr)] = len(insns)
+				insns.append(replace(i, where=insns[n].where))
+			follow[len(insns) - 1] = [] if after is None else [after]
+		elif after is not None:
+			patched.append((n, after))
 	sems = [decoder.decode(i) for i in insns]
 	cases = sorted({n for n, s in enumerate(sems) if s.landing} |
 		       {index[t] for t in obj.cases if t in index})
@@ -120,7 +145,7 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 	outside = []
 	tail_calls = set()
 	for n, (insn, sem) in enumerate(zip(insns, sems)):
-		nxt = [] if n in ends else [n + 1]
+		nxt = follow.get(n, [n + 1])
 		target = obj.resolve(insn) if sem.flow in ('cond', 'jump') else None
 		taken = [index[target]] if target in index else []
 		if sem.flow == 'indirect' or sem.indirect:
@@ -141,35 +166,28 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 		at = (insn.section, insn.addr)
 		if nxt and (sem.flow == 'trap' and at in obj.bugs or
 			    sem.flow == 'call' and callee(insn) in NORETURN or
-			    any(s == insn.section and insn.addr < a < insns[n + 1].addr
+			    any(s == insn.section and insn.addr < a < insns[nxt[0]].addr
 				for s, a in obj.bugs)):
 			nxt = []
 		elif sem.flow == 'trap' and at in obj.fixups:
 			nxt = [index[obj.fixups[at]]] if obj.fixups[at] in index else []
 		out = {'next': nxt, 'call': nxt, 'cond': nxt + taken,
 		       'jump': taken, 'indirect': taken, 'trap': nxt}.get(sem.flow, [])
-		if at in obj.alternatives:
-			# On a CPU with the feature, the replacement runs here: a
-			# branch (riscv_has_extension_unlikely()), or an instruction
-			# that goes on to the next, as the nop that makes arm64's
-			# LSE atomics (alternative_has_cap_likely()) and
-			# riscv_has_extension_likely() not branch does.
-			rep = obj.alternatives[at]
-			if rep and decoder.decode(rep).flow == 'jump':
-				target = obj.resolve(rep)
-				alt = [index[target]] if target in index else []
-				if not alt:     # out of the function: a tail call
-					tail_calls.add(n)
-			else:
-				alt = nxt
-			out = out + [m for m in alt if m not in out]
 		if at in obj.jumps:
 			# a static key's nop or branch: patched, it goes the other way
 			other = obj.jumps[at]
 			out = sorted(set(out) | set(nxt) |
 				     ({index[other]} if other in index else set()))
 		succs.append(out)
-	return Graph(insns, sems, succs, func.name, outside, tail_calls)
+	# Where the patched code is entered, so is its replacement (at the
+	# function's entry, which no edge enters: after its first
+	# instruction, a path that runs both).
+	for n, m in patched:
+		for src in [k for k, out in enumerate(succs) if n in out] + \
+			   ([0] if n == 0 else []):
+			if m not in succs[src]:
+				succs[src].append(m)
+	return Graph(insns, sems, succs, func.name, outside, tail_calls, size)
 
 
 # the most instructions inline_calls() adds to a graph
@@ -223,7 +241,7 @@ def inline_calls(obj: Object, g: Graph, decoder: Decoder,
 		tail_calls |= {base + m for m in c.tail_calls}
 		sems[n] = replace(sems[n], flow='jump')
 		succs[n] = [base]
-	return Graph(insns, sems, succs, g.name, g.outside, tail_calls)
+	return Graph(insns, sems, succs, g.name, g.outside, tail_calls, g.size)
 
 
 @dataclass
@@ -375,18 +393,18 @@ def _paths(q: _Query, init) -> Verdict:
 			continue
 		visited.add((n, state))
 		if len(visited) > LIMIT:
-			return Verdict('unknown', len(g.insns),
+			return Verdict('unknown', g.size,
 				       why=f'more than {LIMIT} paths states')
 		state = _step(q, n, state, stores, loads)
 		work.extend((m, state) for m in g.succs[n])
 	found = sorted(stores.values(), key=lambda s: s.addr)
 	if not loads:
-		return Verdict('none', len(g.insns), why='no marked load')
+		return Verdict('none', g.size, why='no marked load')
 	if not found:
-		return Verdict('none', len(g.insns), loads=sorted(loads),
+		return Verdict('none', g.size, loads=sorted(loads),
 			       why='no store to order')
 	worst = max(found, key=lambda s: RANK.index(s.status))
-	return Verdict(worst.status, len(g.insns), loads=sorted(loads),
+	return Verdict(worst.status, g.size, loads=sorted(loads),
 		       stores=found, why=worst.why)
 
 

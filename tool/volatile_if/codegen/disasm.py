@@ -8,12 +8,14 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import (Callable, Dict, FrozenSet, Iterator, List, Literal,
-		    Optional, Set, Tuple)
+		    NamedTuple, Optional, Set, Tuple)
 
 from ..common import run
 
 # A source location chain, innermost first: ((file, line), ...)
 Where = Tuple[Tuple[str, int], ...]
+# a table of alternatives (isa.base.Isa.alternatives)
+Layout = Tuple[str, str, int, int, int, int]
 
 _SECTION = re.compile(r'^Disassembly of section (\S+):$')
 _INSN = re.compile(r'^\s*([0-9a-f]+):\t(.*)$')
@@ -188,10 +190,9 @@ class Object:
 	jumps: Dict[Tuple[str, int], Tuple[str, int]] = field(default_factory=dict)
 	# the code locations that switch tables hold (switch_cases())
 	cases: FrozenSet[Tuple[str, int]] = frozenset()
-	# (section, address) of an instruction that the kernel's alternatives
-	# may replace at boot -> the first instruction of its replacement,
-	# None where a callback makes it (alternatives())
-	alternatives: Dict[Tuple[str, int], Optional[Insn]] = \
+	# (section, address) of code that the kernel's alternatives may
+	# replace at boot -> its replacement (alternatives())
+	alternatives: Dict[Tuple[str, int], 'Alternative'] = \
 		field(default_factory=dict)
 
 	def resolve(self, insn: Insn) -> Optional[Tuple[str, int]]:
@@ -218,7 +219,7 @@ class Object:
 
 
 def disassemble(objdump: str, path: Path, lines: bool = False,
-		layouts: Tuple[Tuple[str, str, int, int], ...] = ()) -> Object:
+		layouts: Tuple[Layout, ...] = ()) -> Object:
 	"""The functions of the object file @path; @lines adds the source
 	locations (the object needs debug information); @layouts are those of
 	its instruction set's tables of alternatives (isa.base.Isa)."""
@@ -330,8 +331,9 @@ class Table:
 	"""A data section of locations in code, from `objdump -sr -j NAME`:
 	its contents, and the code location (section, address) of each
 	relocation against one of @labels (a code section or a symbol in one,
-	name -> (section, value); riscv: the first of an ADD32/SUB32 pair).
-	A REL object (arm) keeps the addend in the data."""
+	name -> (section, value); riscv: the ADD of an ADD/SUB pair, whose SUB
+	difference() takes away).  A REL object (32-bit arm) keeps the addend
+	in the data, the others (RELA) in the relocation."""
 
 	def __init__(self, text: str, labels: Dict[str, Tuple[str, int]]):
 		self.data = bytearray()
@@ -345,19 +347,34 @@ class Table:
 		self.code: Dict[int, Tuple[str, int]] = {}
 		# offset -> the type of the relocation in self.code there
 		self.kinds: Dict[int, str] = {}
+		# offset -> the code location a SUB relocation there subtracts
+		self.minus: Dict[int, Tuple[str, int]] = {}
 		self.relocated = set()
 		for off, kind, name, addend in _TABLE_RELOC.findall(text):
 			off = int(off, 16)
+			rel = kind.startswith('R_ARM_')
 			self.relocated.add(off)
-			if off in self.code or name not in labels:
+			if name not in labels:
 				continue
-			self.kinds[off] = kind
 			section, base = labels[name]
-			self.code[off] = (section, base + (int(addend, 16) if addend
-							   else self.word(off, 4)))
+			loc = (section, base + (int(addend, 16) if addend else
+						self.word(off, 4) if rel else 0))
+			if off not in self.code:
+				self.kinds[off] = kind
+				self.code[off] = loc
+			elif kind.startswith('R_RISCV_SUB'):
+				self.minus[off] = loc
 
 	def word(self, at: int, size: int) -> int:
 		return int.from_bytes(self.data[at:at + size], self.order)
+
+	def difference(self, at: int, size: int) -> int:
+		"""The number in the @size bytes at @at or, where riscv relocates
+		them (ADD and SUB), the difference of the two code locations."""
+		if at in self.code and at in self.minus and \
+		   self.code[at][0] == self.minus[at][0]:
+			return self.code[at][1] - self.minus[at][1]
+		return self.word(at, size)
 
 
 def bugs(table: Table) -> FrozenSet[Tuple[str, int]]:
@@ -416,25 +433,39 @@ def switch_cases(arm: Set[Tuple[str, int]], rodata: Table, toc: Table,
 					     for f in funcs.values()}
 
 
+class Alternative(NamedTuple):
+	"""What the kernel's alternatives may put in place of the @length
+	bytes of code at a location, at boot: @insns, or nops where a
+	callback makes them (the objects do not hold its code)."""
+	length: int
+	insns: Tuple[Insn, ...]
+
+
 def alternatives(table: Callable[[str], Table],
-		 layouts: Tuple[Tuple[str, str, int, int], ...],
-		 insns: List[Insn]) -> Dict[Tuple[str, int], Optional[Insn]]:
-	"""The instructions of @insns that the tables of alternatives let the
-	kernel replace at boot, each with the first instruction of its
-	replacement; None where the replacement is not in the object (arm64's
-	callbacks: the alternative of alternative_has_cap_likely() makes its
-	branch a nop).  @layouts are the tables' (isa.base.Isa.alternatives),
+		 layouts: Tuple[Layout, ...],
+		 insns: List[Insn]) -> Dict[Tuple[str, int], Alternative]:
+	"""The locations of @insns that the tables of alternatives let the
+	kernel patch at boot, each with its replacement (arm64's callbacks,
+	such as the one that makes alternative_has_cap_likely()'s branch a
+	nop: none).  @layouts are the tables' (isa.base.Isa.alternatives),
 	@table(section) reads one: an entry of the layout's size, whose
-	location fields have the layout's relocation type, locates the
-	instruction first, its replacement the layout's offset on."""
+	location fields have the layout's relocation type, locates the code
+	it patches first, its replacement the layout's offset on, and has the
+	length of either at another offset (both have one length: the
+	kernel's macros make sure)."""
 	at = {(i.section, i.addr): i for i in insns}
-	found: Dict[Tuple[str, int], Optional[Insn]] = {}
-	for section, kind, size, offset in layouts:
+	found: Dict[Tuple[str, int], Alternative] = {}
+	for section, kind, size, offset, length_at, length_size in layouts:
 		t = table(section)
 		for off, loc in t.code.items():
-			if off % size == 0 and t.kinds[off] == kind:
-				rep = t.code.get(off + offset)
-				found[loc] = at.get(rep) if rep else None
+			if off % size or t.kinds[off] != kind:
+				continue
+			length = t.difference(off + length_at, length_size)
+			start = t.code.get(off + offset)
+			spans = [] if start is None else \
+				[(start[0], start[1] + n) for n in range(length)]
+			found[loc] = Alternative(length, tuple(at[x] for x in spans
+							       if x in at))
 	return found
 
 

@@ -419,7 +419,7 @@ def verdict(arch: arches.Arch, obj: disasm.Object, decoder: isa.Decoder,
 				       file, reg, branch_required, marked)
 		if marks(inlined) or (inlined.tested and not first.tested):
 			w = inlined.verdict
-			w.insns, w.path = first.verdict.insns, first.verdict.path
+			w.path = first.verdict.path
 			w.why = '; '.join(x for x in (w.why, 'the load is in a '
 				'function it calls, followed as if inlined') if x)
 			return inlined

@@ -19,6 +19,9 @@ ISA = Isa(
 	      r'sttr[bh]?',
 	atomic=r'(ld(add|clr|eor|set|[su]max|[su]min)|swp|casp?)(a|al|l)?[bh]?|'
 	       r'st(add|clr|eor|set|[su]max|[su]min)l?[bh]?',
+	# the LSE atomics with acquire and release: "the full barrier case
+	# is generated as ... acquire+release" (asm/cmpxchg.h)
+	barrier_rmw=r'(ld(add|clr|eor|set|[su]max|[su]min)|swp|casp?)al[bh]?',
 	acquire=r'ldar[bh]?|ldapr[bh]?|ldapur\w*|ldax[rp][bh]?|ldlar[bh]?|'
 		r'(ld(add|clr|eor|set|[su]max|[su]min)|swp|casp?)(a|al)[bh]?',
 	cond_branch=r'b\.\w+|cbn?z|tbn?z',
@@ -41,8 +44,8 @@ ISA = Isa(
 	aliases=((r'^w(\d+)$', r'x\1'), (r'^wsp$', 'sp')),
 	zero=('xzr', 'wzr'),
 	# struct alt_instr: s32 orig_offset, s32 alt_offset, u16 cpucap,
-	# u8 orig_len, u8 alt_len
-	alternatives=(('.altinstructions', 'R_AARCH64_PREL32', 12, 4),),
+	# u8 orig_len, u8 alt_len (0 for a callback's)
+	alternatives=(('.altinstructions', 'R_AARCH64_PREL32', 12, 4, 10, 1),),
 )
 
 

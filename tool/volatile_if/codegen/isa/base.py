@@ -6,7 +6,7 @@ that each ISA module subclasses with its operand grammar.
 """
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import FrozenSet, List, Optional, Tuple
 
@@ -48,13 +48,18 @@ class Isa:
 	# 'mnemonic operands' of barriers that order earlier loads before
 	# later stores, which makes a control dependency unnecessary.
 	fence: str = '$^'
+	# read-modify-writes that are such a barrier too: those that make the
+	# kernel's fully ordered atomics (xchg(), atomic_add_return()) with no
+	# barrier beside them
+	barrier_rmw: str = '$^'
 	# 'mnemonic operands' of the landing pads of indirect branches (arm64
 	# BTI's "bti j"): where a switch's jump table may send one
 	landing: str = '$^'
 	aliases: tuple = ()       # (regex, canonical name) pairs
 	# the layouts of the kernel's tables of alternatives, one per kernel
 	# version: (section, relocation type of an entry's location fields,
-	# entry size, offset of the replacement's location)
+	# entry size, offset of the replacement's location, offset and size
+	# of the length of the code it replaces)
 	alternatives: tuple = ()
 	zero: tuple = ()          # registers that always read as zero
 
@@ -115,7 +120,8 @@ class Decoder:
 		self.pat = {k: re.compile(getattr(isa, k)) for k in (
 			'load', 'store', 'cond_branch', 'jump', 'call', 'ret',
 			'indirect', 'trap', 'sets_flags', 'reads_flags', 'no_dest',
-			'reads_dest', 'acquire', 'atomic', 'fence', 'landing')}
+			'reads_dest', 'acquire', 'atomic', 'fence', 'barrier_rmw',
+			'landing')}
 		self.reg = re.compile(isa.regs)
 		self.aliases = [(re.compile(a), b) for a, b in isa.aliases]
 		self._decode = lru_cache(maxsize=None)(self._decode_text)
@@ -143,7 +149,10 @@ class Decoder:
 			return Sem(flow='trap')
 		if self.match('landing', f'{mnemonic.lower()} {operands}'.strip()):
 			return Sem(landing=True)
-		return self.sem(mnemonic.lower(), operands)
+		sem = self.sem(mnemonic.lower(), operands)
+		if self.match('barrier_rmw', mnemonic.lower()):
+			return replace(sem, fence=True)
+		return sem
 
 	def sem(self, m: str, text: str) -> Sem:
 		"""The effect of mnemonic @m (lower case) on operands @text,

@@ -19,6 +19,9 @@ ISA = Isa(
 	store=r's[bhwd]|sc\.[wd](\.aq|\.rl|\.aqrl)?',
 	atomic=r'amo\w+\.[wd](\.aq|\.rl|\.aqrl)?',
 	acquire=r'lr\.[wd]\.aq(rl)?|amo\w+\.[wd]\.aq(rl)?',
+	# what xchg() and atomic_add_return() are made of (asm/cmpxchg.h,
+	# asm/atomic.h): sequentially consistent AMOs
+	barrier_rmw=r'amo\w+\.[wd]\.aqrl',
 	cond_branch=r'b(eq|ne|lt|ge|ltu|geu|gt|le|gtu|leu)|b(eq|ne|lt|ge|gt|le)z',
 	jump=r'j',
 	call=r'jalr?',
@@ -34,8 +37,8 @@ ISA = Isa(
 	# struct alt_entry: 6.12: s32 old_offset, s32 alt_offset, u16
 	# vendor_id, u16 alt_len, u32 patch_id; 6.1 (packed): void *old_ptr,
 	# void *alt_ptr, unsigned long vendor_id, alt_len, u32 errata_id
-	alternatives=(('.alternative', 'R_RISCV_ADD32', 16, 4),
-		      ('.alternative', 'R_RISCV_64', 36, 8)),
+	alternatives=(('.alternative', 'R_RISCV_ADD32', 16, 4, 10, 2),
+		      ('.alternative', 'R_RISCV_64', 36, 8, 24, 8)),
 )
 
 
