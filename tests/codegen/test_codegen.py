@@ -565,6 +565,56 @@ def test_riscv_alternatives_go_where_their_replacement_goes(table):
 
 
 @pytest.mark.unit
+def test_a_conditional_tail_call_is_a_tail_call():
+	"""A conditional branch to another function's entry, or through a
+	register no switch explains (powerpc's bnectr), is a tail call where
+	its condition holds: the callee's stores count as the function's.
+	Followed as inlined, it goes on after the call as well as on."""
+	listing = """
+	Disassembly of section .text:
+
+	0000000000000000 <f>:
+	   0:	ldr	w8, [x0]
+	   4:	cbnz	w8, 10 <g>
+	   8:	str	wzr, [x1]
+	   c:	ret
+
+	0000000000000010 <g>:
+	  10:	str	wzr, [x2]
+	  14:	ret
+
+	0000000000000018 <h>:
+	  18:	bl	0 <f>
+	  1c:	ret
+	"""
+	others = (('g', 0x10, 8), ('h', 0x18, 8))
+	g = graph_of('arm64', listing, 'f', 0x10, others)
+	assert g.succs[1] == [2] and g.tail_calls == {1} and not g.outside
+	insns = disasm.parse_code(textwrap.dedent(listing))
+	symbols = [disasm.Symbol(n, '.text', a, z, True)
+		   for n, a, z in (('f', 0, 0x10),) + others]
+	obj = disasm.Object(Path('x.o'), symbols, disasm.functions(symbols, insns))
+	decoder = isa.decoder('arm64')
+	inlined = ctrldep.inline_calls(
+		obj, ctrldep.graph(obj, obj.functions['h'], decoder), decoder)
+	# h's two, then f's copy: its cbnz goes on to the store and after
+	# the call
+	assert inlined.succs[3] == [4, 1] and 3 in inlined.tail_calls
+	ppc = """
+	Disassembly of section .text:
+
+	0000000000000000 <f>:
+	   0:	lwz     r9,0(r3)
+	   4:	cmpwi   r9,0
+	   8:	bnectr
+	   c:	stw     r9,0(r4)
+	  10:	blr
+	"""
+	g = graph_of('powerpc', ppc, 'f', 0x14)
+	assert g.succs[2] == [3] and g.tail_calls == {2}
+
+
+@pytest.mark.unit
 def test_a_switch_goes_to_its_cases():
 	"""A jump to a register goes where the code shows the cases of a
 	switch: arm64's BTI landing pads, and the words of arm's table after

@@ -157,7 +157,13 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 					f'{insn.addr:#x} ({insn.text}) goes to '
 					f'{target[0]}+{target[1]:#x}, not to an '
 					f'instruction of {func.name}'))
-		if sem.flow in ('jump', 'indirect') and not taken:
+		# a jump out of the function, to a function's entry, into a
+		# foo.part.N or through a register that no switch explains: a
+		# tail call (a conditional one goes on where its condition
+		# fails; a conditional return is not one)
+		if not taken and (sem.flow in ('jump', 'indirect') or
+				  sem.flow == 'cond' and not sem.leaves and
+				  (sem.indirect or target is None or target in legal)):
 			tail_calls.add(n)
 		# A BUG() does not return: its trap, or (arm) the word objdump
 		# shows as data before the next instruction, ends the path, as
@@ -233,11 +239,13 @@ def inline_calls(obj: Object, g: Graph, decoder: Decoder,
 				flow='jump' if sem.flow == 'ret' else sem.flow,
 				leaves=False))
 		for m, x in enumerate(c.succs):
-			# a tail call's callee returns for the copy; a conditional
-			# return goes on in the copy or after the call
-			succs.append(list(after) if c.sems[m].flow == 'ret' or
-				     m in c.tail_calls else [base + y for y in x] +
-				     (list(after) if c.sems[m].leaves else []))
+			# a return goes on after the call, and so does a tail
+			# call, whose callee returns for the copy; a conditional
+			# one also goes on in the copy
+			back = c.sems[m].flow == 'ret' or c.sems[m].leaves or \
+				m in c.tail_calls
+			succs.append([base + y for y in x] +
+				     (list(after) if back else []))
 		tail_calls |= {base + m for m in c.tail_calls}
 		sems[n] = replace(sems[n], flow='jump')
 		succs[n] = [base]
