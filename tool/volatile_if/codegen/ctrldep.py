@@ -101,8 +101,8 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 	function's switches, as far as the code shows them: its landing pads
 	(arm64 BTI), and the code that switch tables hold
 	(disasm.Object.cases); with neither, it is a tail call through a
-	register (`br x16`, `bctr`), as a jump out of the function is
-	(Graph.tail_calls)."""
+	register (`br x16`, `bctr`), as a jump out of the function is,
+	conditional or not (Graph.tail_calls)."""
 	parts = [func] + [f for n, f in sorted(obj.functions.items())
 			  if _split(n, func.name, ('.cold',))]
 	# instructions of foo.part.N (a tail call may enter them anywhere),
@@ -111,15 +111,15 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 		 if _split(n, func.name, ('.part',)) for i in f.insns} | \
 		{(f.section, f.start) for f in obj.functions.values()}
 	insns = [i for p in parts for i in p.insns]
+	size = len(insns)
 	index = {(i.section, i.addr): n for n, i in enumerate(insns)}
 	# what follows an instruction where it is not the next one: nothing
 	# after the last of a part
 	follow: Dict[int, List[int]] = {}
-	total = 0
+	end = 0
 	for p in parts:
-		total += len(p.insns)
-		follow[total - 1] = []
-	size = total
+		end += len(p.insns)
+		follow[end - 1] = []
 	# On a CPU with the feature, the replacement of an alternative runs
 	# in place of the code it patches and goes on after it: its
 	# instructions follow the function's, at the source location of that
