@@ -445,6 +445,34 @@ def test_a_replacement_of_several_instructions_is_a_path_of_its_own():
 	assert [i.where for i in g.insns[8:]] == [(('/t/x.c', 3),)] * 5
 	assert g.size == plain.size == 8
 	assert ctrldep.longest_path(g) == ctrldep.longest_path(plain)
+	# this_cpu_add(): the LL/SC loop starts at the code the stadd
+	# replaces, and its branch back does not enter the replacement
+	percpu = """
+	Disassembly of section .text:
+
+	0000000000000000 <f>:
+	   0:	ldr	w8, [x0]
+	   4:	cbz	w8, 18 <f+0x18>
+	   8:	ldxr	w3, [x2]
+	   c:	add	w3, w3, w1
+	  10:	stxr	w4, w3, [x2]
+	  14:	cbnz	w4, 8 <f+0x8>
+	  18:	ret
+
+	Disassembly of section .altinstr_replacement:
+
+	0000000000000000 <.altinstr_replacement>:
+	   0:	stadd	w1, [x2]
+	   4:	nop
+	   8:	nop
+	   c:	nop
+	"""
+	alts = alternatives_of('arm64', ARM64_XCHG_TABLE.replace(
+		'13001414', '13001010'), labels, percpu)
+	plain = graph_of('arm64', percpu, 'f', 0x1c)
+	g = graph_of('arm64', percpu, 'f', 0x1c, alternatives=alts)
+	assert g.succs[1] == [2, 6, 7] and g.succs[5] == [6, 2]
+	assert ctrldep.longest_path(g) == ctrldep.longest_path(plain) == 7
 
 
 @pytest.mark.unit

@@ -124,20 +124,24 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 	# in place of the code it patches and goes on after it: its
 	# instructions follow the function's, at the source location of that
 	# code.  patched: (the code's first instruction, the replacement's
-	# first or what follows the code: a callback's nops).
-	patched: List[Tuple[int, int]] = []
+	# first or what follows the code: a callback's nops, the code's
+	# instructions: an LL/SC loop's branch back to its start does not
+	# enter the replacement).
+	patched: List[Tuple[int, int, Set[int]]] = []
 	for at, alt in obj.alternatives.items():
 		if at not in index or index[at] >= size:
 			continue
 		n, after = index[at], index.get((at[0], at[1] + alt.length))
+		code = {index[(at[0], at[1] + k)] for k in range(alt.length)
+			if (at[0], at[1] + k) in index}
 		if alt.insns:
-			patched.append((n, len(insns)))
+			patched.append((n, len(insns), code))
 			for i in alt.insns:
 				index[(i.section, i.addr)] = len(insns)
 				insns.append(replace(i, where=insns[n].where))
 			follow[len(insns) - 1] = [] if after is None else [after]
 		elif after is not None:
-			patched.append((n, after))
+			patched.append((n, after, code))
 	sems = [decoder.decode(i) for i in insns]
 	cases = sorted({n for n, s in enumerate(sems) if s.landing} |
 		       {index[t] for t in obj.cases if t in index})
@@ -185,12 +189,12 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 			out = sorted(set(out) | set(nxt) |
 				     ({index[other]} if other in index else set()))
 		succs.append(out)
-	# Where the patched code is entered, so is its replacement (at the
-	# function's entry, which no edge enters: after its first
-	# instruction, a path that runs both).
-	for n, m in patched:
-		for src in [k for k, out in enumerate(succs) if n in out] + \
-			   ([0] if n == 0 else []):
+	# Where the patched code is entered from elsewhere, so is its
+	# replacement (at the function's entry, which no edge enters: after
+	# its first instruction, a path that runs both).
+	for n, m, code in patched:
+		for src in [k for k, out in enumerate(succs)
+			    if n in out and k not in code] + ([0] if n == 0 else []):
 			if m not in succs[src]:
 				succs[src].append(m)
 	return Graph(insns, sems, succs, func.name, outside, tail_calls, size)
