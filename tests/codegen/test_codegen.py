@@ -390,7 +390,8 @@ def test_a_branch_the_alternatives_patch_goes_both_ways():
 
 
 # xchg() (arch/arm64/include/asm/cmpxchg.h): an LL/SC loop and a barrier,
-# replaced by a swpal and nops in .altinstr_replacement
+# replaced by a swpal and nops (the kernel's objects have them in .text
+# after the functions, .subsection 1; here a section of their own)
 ARM64_XCHG = """
 Disassembly of section .text:
 
