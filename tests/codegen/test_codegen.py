@@ -384,9 +384,11 @@ def test_a_branch_the_alternatives_patch_goes_both_ways():
 		for at, alt in alts.items()} == \
 		{('.text', 4): (4, []), ('.text', 0x10): (4, [0x14])}
 	assert graph_of('arm64', listing, 'f', 0x10).succs[0] == [1]
-	# the callback makes the branch a nop: the load goes on to the cas
+	# the callback makes the branch a nop, which goes on to the cas (an
+	# instruction on the path, as the nop is)
 	g = graph_of('arm64', listing, 'f', 0x10, alternatives=alts)
-	assert g.succs[0] == [1, 2] and g.succs[1] == [3] and g.size == 4
+	assert g.succs[0] == [1] and g.succs[1] == [3, 2] and g.size == 4
+	assert ctrldep.longest_path(g) == 4
 
 
 # xchg() (arch/arm64/include/asm/cmpxchg.h): an LL/SC loop and a barrier,

@@ -124,10 +124,12 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 	# in place of the code it patches and goes on after it: its
 	# instructions follow the function's, at the source location of that
 	# code.  patched: (the code's first instruction, the replacement's
-	# first or what follows the code: a callback's nops, the code's
-	# instructions: an LL/SC loop's branch back to its start does not
-	# enter the replacement).
+	# first, the code's instructions: an LL/SC loop's branch back to its
+	# start does not enter the replacement).  A callback's replacement
+	# is nops, not in the object: the code's first instruction, run as a
+	# nop, goes on past the code too (nops).
 	patched: List[Tuple[int, int, Set[int]]] = []
+	nops: Dict[int, int] = {}
 	for at, alt in obj.alternatives.items():
 		if at not in index or index[at] >= size:
 			continue
@@ -141,7 +143,7 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 				insns.append(replace(i, where=insns[n].where))
 			follow[len(insns) - 1] = [] if after is None else [after]
 		elif after is not None:
-			patched.append((n, after, code))
+			nops[n] = after
 	sems = [decoder.decode(i) for i in insns]
 	cases = sorted({n for n, s in enumerate(sems) if s.landing} |
 		       {index[t] for t in obj.cases if t in index})
@@ -183,6 +185,8 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 			nxt = [index[obj.fixups[at]]] if obj.fixups[at] in index else []
 		out = {'next': nxt, 'call': nxt, 'cond': nxt + taken,
 		       'jump': taken, 'indirect': taken, 'trap': nxt}.get(sem.flow, [])
+		if n in nops and nops[n] not in out:
+			out = out + [nops[n]]
 		if at in obj.jumps:
 			# a static key's nop or branch: patched, it goes the other way
 			other = obj.jumps[at]
