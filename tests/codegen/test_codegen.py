@@ -498,6 +498,53 @@ def test_the_replacement_s_barrier_is_the_one_that_orders():
 		== ('broken', [0x1c])
 
 
+
+@pytest.mark.unit
+def test_a_replacement_at_the_entry_is_an_entry():
+	"""Where an alternative patches a function's first instruction, a
+	CPU with the feature starts the function at the replacement: an
+	entry of its own, which does not run the instruction it replaces.
+	A caller's copy (inline_calls()) enters both."""
+	listing = """
+	Disassembly of section .text:
+
+	0000000000000000 <f>:
+	   0:	ldar	w8, [x0]
+	   4:	str	wzr, [x1]
+	   8:	ret
+
+	000000000000000c <h>:
+	   c:	bl	0 <f>
+	  10:	ret
+
+	Disassembly of section .altinstr_replacement:
+
+	0000000000000000 <.altinstr_replacement>:
+	   0:	ldr	w8, [x0]
+	"""
+	labels = {s: (s, 0) for s in ('.text', '.altinstr_replacement')}
+	alts = alternatives_of('arm64', ARM64_XCHG_TABLE.replace(
+		'.text+0x0000000000000008', '.text').replace(
+		'13001414', '13000404'), labels, listing)
+	assert {at: alt.length for at, alt in alts.items()} == {('.text', 0): 4}
+	g = graph_of('arm64', listing, 'f', 0xc, alternatives=alts)
+	assert g.entries == [0, 3] and g.succs == [[1], [2], [], [1]]
+	assert ctrldep.longest_path(g) == 3
+	# the acquire orders the store on one path only
+	v = analyse('arm64', listing, 'f', 0, 0xc, alternatives=alts)
+	assert (v.status, [x.addr for x in v.stores]) == ('broken', [4])
+	assert analyse('arm64', listing, 'f', 0, 0xc).status == 'guaranteed'
+	insns = disasm.parse_code(textwrap.dedent(listing))
+	symbols = [disasm.Symbol('f', '.text', 0, 0xc, True),
+		   disasm.Symbol('h', '.text', 0xc, 8, True)]
+	obj = disasm.Object(Path('x.o'), symbols, disasm.functions(symbols, insns),
+			    alternatives=alts)
+	decoder = isa.decoder('arm64')
+	inlined = ctrldep.inline_calls(
+		obj, ctrldep.graph(obj, obj.functions['h'], decoder), decoder)
+	assert inlined.succs[0] == [2, 5]
+
+
 # riscv's .alternative for the code of RISCV_ALTERNATIVES_CODE, as 6.12
 # lays it out (16 bytes, locations relative to the field: ADD32/SUB32
 # pairs) and as 6.1 does (36 bytes, pointers).

@@ -65,6 +65,9 @@ class Graph:
 	# the function's own instructions, the first ones of @insns: not
 	# those of the alternatives' replacements, or of inline_calls()
 	size: int = 0
+	# where a path starts: the function's first instruction, and the
+	# replacement of an alternative that patches it
+	entries: List[int] = field(default_factory=lambda: [0])
 
 	@cached_property
 	def preds(self) -> List[List[int]]:
@@ -193,15 +196,18 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 			out = sorted(set(out) | set(nxt) |
 				     ({index[other]} if other in index else set()))
 		succs.append(out)
-	# Where the patched code is entered from elsewhere, so is its
-	# replacement (at the function's entry, which no edge enters: after
-	# its first instruction, a path that runs both).
+	# Where the patched code is entered, so is its replacement: from
+	# elsewhere, or at the function's entry.
+	entries = [0]
 	for n, m, code in patched:
 		for src in [k for k, out in enumerate(succs)
-			    if n in out and k not in code] + ([0] if n == 0 else []):
+			    if n in out and k not in code]:
 			if m not in succs[src]:
 				succs[src].append(m)
-	return Graph(insns, sems, succs, func.name, outside, tail_calls, size)
+		if n == 0:
+			entries.append(m)
+	return Graph(insns, sems, succs, func.name, outside, tail_calls, size,
+		     entries)
 
 
 # the most instructions inline_calls() adds to a graph
@@ -256,8 +262,9 @@ def inline_calls(obj: Object, g: Graph, decoder: Decoder,
 				     (list(after) if back else []))
 		tail_calls |= {base + m for m in c.tail_calls}
 		sems[n] = replace(sems[n], flow='jump')
-		succs[n] = [base]
-	return Graph(insns, sems, succs, g.name, g.outside, tail_calls, g.size)
+		succs[n] = [base + e for e in c.entries]
+	return Graph(insns, sems, succs, g.name, g.outside, tail_calls, g.size,
+		     g.entries)
 
 
 @dataclass
@@ -355,6 +362,13 @@ def _closure(start, edges: List[List[int]], stop=frozenset()) -> Set[int]:
 	return found
 
 
+def _reached(g: Graph, stop=frozenset()) -> Set[int]:
+	"""The instructions a path from an entry of @g reaches, not going
+	past (nor starting at) those in @stop."""
+	starts = [e for e in g.entries if e not in stop]
+	return set(starts) | _closure(starts, g.succs, stop=stop)
+
+
 def ahead(g: Graph, through: Set[int], seeds: Set[int]) -> FrozenSet[int]:
 	"""The instructions from which a path reaches one of @through
 	without a marked load (one of @seeds, which would start another
@@ -374,12 +388,11 @@ def above(g: Graph, through: Set[int], seeds: Set[int],
 	before = _closure(seeds, g.preds) & among
 	after = _closure(through, g.succs) | set(through)
 	stop = set(through) | set(seeds)
-	first = set() if 0 in stop else {0} | _closure([0], g.succs, stop=stop)
-	live = set(seeds) & ({0} | _closure([0], g.succs))
+	first = _reached(g, stop)
+	live = set(seeds) & _reached(g)
 
 	def dominates(n: int) -> bool:
-		return bool(live) and (n == 0 or not live & (
-			{0} | _closure([0], g.succs, stop={n})))
+		return bool(live) and not live & _reached(g, {n})
 	return frozenset(n for n in before if n not in after or
 			 (n in first and dominates(n)))
 
@@ -400,7 +413,7 @@ def _paths(q: _Query, init) -> Verdict:
 	g = q.g
 	start = _State(NONE, False, frozenset((init or {}).items()), NONE,
 		       frozenset())
-	work, visited = [(0, start)], set()
+	work, visited = [(e, start) for e in g.entries], set()
 	stores: Dict[int, StoreVerdict] = {}
 	loads: Set[int] = set()
 	while work:
@@ -447,21 +460,24 @@ def longest_path(g: Graph) -> int:
 					later.append(p)
 		frontier = later
 	longest: Dict[int, int] = {}
-	on_stack, stack = {0}, [(0, iter(g.succs[0]))]
-	while stack:
-		n, children = stack[-1]
-		m = next(children, None)
-		if m is None:
-			stack.pop()
-			on_stack.discard(n)
-			ahead = [longest[x] for x in g.succs[n] if x in longest]
-			if not ahead:       # back edges only (or an exit)
-				ahead = [nearest.get(x, 0) for x in g.succs[n]]
-			longest[n] = 1 + max(ahead, default=0)
-		elif m not in on_stack and m not in longest:
-			on_stack.add(m)
-			stack.append((m, iter(g.succs[m])))
-	return longest[0]
+	for entry in g.entries:
+		on_stack, stack = {entry}, [(entry, iter(g.succs[entry]))]
+		while stack:
+			n, children = stack[-1]
+			m = next(children, None)
+			if m is None:
+				stack.pop()
+				on_stack.discard(n)
+				ahead = [longest[x] for x in g.succs[n]
+					 if x in longest]
+				if not ahead:   # back edges only (or an exit)
+					ahead = [nearest.get(x, 0)
+						 for x in g.succs[n]]
+				longest[n] = 1 + max(ahead, default=0)
+			elif m not in on_stack and m not in longest:
+				on_stack.add(m)
+				stack.append((m, iter(g.succs[m])))
+	return max(longest[e] for e in g.entries)
 
 
 def loads_tested(g: Graph, branch: int) -> List[int]:
