@@ -545,6 +545,22 @@ def test_a_replacement_at_the_entry_is_an_entry():
 	assert inlined.succs[0] == [2, 5]
 
 
+
+@pytest.mark.unit
+@pytest.mark.parametrize('order', [[1, 5], [5, 1]])
+def test_a_loop_whose_head_is_patched_runs_once(order):
+	"""A loop whose head an alternative patches (riscv's Zawrs wait: a
+	`j` over the wait, a `nop` in its replacement) is entered at either,
+	and its branch back goes to both.  The longest path runs the body
+	once, by the code or by the replacement, whichever the walk meets
+	first; it never runs both."""
+	# 0: entry; 1: the j (to 3), 5: its nop (on to 2); 2: the wait;
+	# 3: the test, 4: the exit, or back to 1 and 5
+	succs = [order, [3], [3], [4, 1, 5], [], [2]]
+	g = ctrldep.Graph([None] * 6, [], succs, entries=[0], replaces={5: 1})
+	assert ctrldep.longest_path(g) == 5     # 0, 5, 2, 3, 4
+
+
 # riscv's .alternative for the code of RISCV_ALTERNATIVES_CODE, as 6.12
 # lays it out (16 bytes, locations relative to the field: ADD32/SUB32
 # pairs) and as 6.1 does (36 bytes, pointers).

@@ -68,6 +68,9 @@ class Graph:
 	# where a path starts: the function's first instruction, and the
 	# replacement of an alternative that patches it
 	entries: List[int] = field(default_factory=lambda: [0])
+	# each replacement's first instruction -> the first of the code it
+	# replaces (one loop head for longest_path())
+	replaces: Dict[int, int] = field(default_factory=dict)
 
 	@cached_property
 	def preds(self) -> List[List[int]]:
@@ -207,7 +210,7 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 		if n == 0:
 			entries.append(m)
 	return Graph(insns, sems, succs, func.name, outside, tail_calls, size,
-		     entries)
+		     entries, {m: n for n, m, _ in patched})
 
 
 # the most instructions inline_calls() adds to a graph
@@ -229,6 +232,7 @@ def inline_calls(obj: Object, g: Graph, decoder: Decoder,
 	insns, sems = list(g.insns), list(g.sems)
 	succs = [list(x) for x in g.succs]
 	tail_calls = set(g.tail_calls)
+	replaces = dict(g.replaces)
 	added = 0
 	callees: Dict[str, Graph] = {}     # each made once, copied at each call
 	for n in range(len(g.insns)):
@@ -261,10 +265,11 @@ def inline_calls(obj: Object, g: Graph, decoder: Decoder,
 			succs.append([base + y for y in x] +
 				     (list(after) if back else []))
 		tail_calls |= {base + m for m in c.tail_calls}
+		replaces.update((base + r, base + o) for r, o in c.replaces.items())
 		sems[n] = replace(sems[n], flow='jump')
 		succs[n] = [base + e for e in c.entries]
 	return Graph(insns, sems, succs, g.name, g.outside, tail_calls, g.size,
-		     g.entries)
+		     g.entries, replaces)
 
 
 @dataclass
@@ -444,9 +449,17 @@ def longest_path(g: Graph) -> int:
 	head by the shortest way out of the function.  So a loop entered at its
 	test (rotated) and one tested once before a body that tests at its end
 	(peeled) count the same iteration.  Unlike the size, the path does not
-	grow when the compiler duplicates a tail."""
+	grow when the compiler duplicates a tail.  The first instructions of an
+	alternative's code and of its replacement are one loop head: a
+	branch back to either is a back edge, so a loop whose head is patched
+	(riscv's Zawrs wait, entered at the `j` and at the `nop` that replaces
+	it) runs its body once, whichever entry the walk meets first."""
 	if not g.insns:
 		return 0
+
+	def head(n: int) -> int:
+		return g.replaces.get(n, n)
+
 	# the fewest instructions from each instruction to an exit, itself
 	# included: a breadth-first search back from the exits
 	nearest = {n: 1 for n, s in enumerate(g.succs) if not s}
@@ -461,21 +474,21 @@ def longest_path(g: Graph) -> int:
 		frontier = later
 	longest: Dict[int, int] = {}
 	for entry in g.entries:
-		on_stack, stack = {entry}, [(entry, iter(g.succs[entry]))]
+		on_stack, stack = {head(entry)}, [(entry, iter(g.succs[entry]))]
 		while stack:
 			n, children = stack[-1]
 			m = next(children, None)
 			if m is None:
 				stack.pop()
-				on_stack.discard(n)
+				on_stack.discard(head(n))
 				ahead = [longest[x] for x in g.succs[n]
 					 if x in longest]
 				if not ahead:   # back edges only (or an exit)
 					ahead = [nearest.get(x, 0)
 						 for x in g.succs[n]]
 				longest[n] = 1 + max(ahead, default=0)
-			elif m not in on_stack and m not in longest:
-				on_stack.add(m)
+			elif head(m) not in on_stack and m not in longest:
+				on_stack.add(head(m))
 				stack.append((m, iter(g.succs[m])))
 	return max(longest[e] for e in g.entries)
 
