@@ -3,10 +3,12 @@
 are built, and whose sparse warnings are whose."""
 
 import subprocess
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
-from volatile_if import arches, check, kbuild
+from volatile_if import arches, check, checkpatch, kbuild
 from volatile_if.common import Error
 
 
@@ -98,3 +100,49 @@ def test_sparse_warnings_go_to_their_files(tmp_path):
 			'warning: context imbalance in \'refcount_dec_and_lock\''],
 		'kernel/smp.c': ['error: bad constant expression'],
 		'lib/refcount.c': ['warning: symbol \'x\' was not declared.']}
+
+
+class SparseBuild(FakeBuild):
+	"""A build whose sparse (make C=2) warns once for each line `warn:
+	...` of lib/a.c, as the worktree has it checked out."""
+
+	def make(self, *targets, log=None):
+		self.makes.append(targets)
+		lines = (self.tree / 'lib/a.c').read_text().splitlines()
+		return subprocess.CompletedProcess(targets, 0, '\n'.join(
+			f'../lib/a.c:{n}:1: warning: {line[6:]}'
+			for n, line in enumerate(lines, 1) if line.startswith('warn: ')))
+
+
+@pytest.mark.unit
+def test_new_sparse_warnings_are_those_the_series_adds(tmp_path, git):
+	"""Warnings on the tree with the series, less those on it without:
+	one the series adds is new, one it keeps (on another line) or
+	removes is not; the worktree ends where it was."""
+	(tmp_path / 'lib').mkdir()
+	source = tmp_path / 'lib/a.c'
+	git(tmp_path, 'init', '-q', '-b', 'series')
+	source.write_text('warn: kept\nwarn: removed\n')
+	git(tmp_path, 'add', '.')
+	git(tmp_path, 'commit', '-q', '-m', 'base')
+	source.write_text('int x;\nwarn: kept\nwarn: added\n')
+	git(tmp_path, 'commit', '-q', '-am', 'the series')
+	b = SparseBuild(tmp_path, enabled=())
+	assert check.new_sparse_warnings(tmp_path, 1, [(b, ['lib/a.c'])]) == \
+		{'lib/a.c': ['warning: added']}
+	assert len(b.makes) == 2 and b.makes[0][0] == 'C=2'
+	assert git(tmp_path, 'rev-parse', '--abbrev-ref', 'HEAD').strip() == 'series'
+	assert 'warn: added' in source.read_text()
+
+
+@pytest.mark.unit
+def test_a_check_fails_on_any_finding():
+	good = checkpatch.Verdict(Path('0001.patch'))
+	ok = check.CheckResult({'0001.patch': good}, {'lib/a.c': []},
+			       {'lib/a.o': {'x86_64': 'ok', 'arm64': check.NOT_BUILT}})
+	assert ok.ok
+	for bad in (replace(ok, checkpatch={'0001.patch': replace(good, warnings=1)}),
+		    replace(ok, checkpatch={'0001.patch': replace(good, errors=1)}),
+		    replace(ok, new_sparse={'lib/a.c': ['warning: x']}),
+		    replace(ok, builds={'lib/a.o': {'x86_64': 'lib/a.c:1:1: error: y'}})):
+		assert not bad.ok

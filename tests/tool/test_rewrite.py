@@ -103,7 +103,8 @@ def test_several_sites_in_one_file():
 
 @pytest.mark.parametrize('src, line, col', [
 	('\tfoo(a);\n', 1, 1),            # not an if
-	('\tdiff (a);\n', 1, 3),          # inside an identifier
+	('\tdif (a);\n', 1, 2),           # the end of an identifier
+	('\tifa (a);\n', 1, 1),           # the start of one
 	('\tif (a;\n', 1, 1),             # unbalanced
 	('\tif (a)\n', 3, 1),             # past the end
 ])

@@ -13,7 +13,7 @@ prepared once.
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Sequence, Union
+from typing import Dict, List, Sequence, Tuple, Union
 
 from . import arches, checkpatch, kbuild, tree
 from .checkpatch import Verdict
@@ -80,6 +80,30 @@ def sparse_warnings(b: kbuild.KernelBuild, files: Sequence[str]) -> Dict[str, Li
 	return {f: list(warnings) for f, warnings in found.items()}
 
 
+def new_sparse_warnings(worktree: Path, commits: int,
+			groups: Sequence[Tuple[kbuild.KernelBuild, List[str]]]
+			) -> Dict[str, List[str]]:
+	"""The warnings sparse gives on each of @groups' files (a build, the
+	files it checks) in @worktree, less those it gives on them @commits
+	commits before (without the series): file -> its new warnings."""
+	files = sorted(f for _, group in groups for f in group)
+
+	def warnings() -> Dict[str, List[str]]:
+		found: Dict[str, List[str]] = {}
+		for b, group in groups:
+			found.update(sparse_warnings(b, group))
+		return found
+	progress(f'[sparse] {len(files)} touched files, with the series')
+	after = warnings()
+	tree.git(worktree, 'checkout', '-q', f'HEAD~{commits}')
+	try:
+		progress('[sparse] the same files, without it')
+		before = warnings()
+	finally:
+		tree.git(worktree, 'checkout', '-q', '-')
+	return {f: [w for w in after[f] if w not in before[f]] for f in files}
+
+
 def build_objects(b: kbuild.KernelBuild, objects: Sequence[str]) -> Dict[str, str]:
 	"""Build @objects in @b: object -> 'ok', NOT_BUILT or the first error
 	line.  All in one make; only where that fails, each on its own, to
@@ -138,20 +162,8 @@ def check(kernel: Path, patches: Union[tree.Series, Sequence[Path]],
 				break
 		else:
 			raise Error(f'{f}: no architecture of check builds its object')
-	progress(f'[sparse] {len(files)} touched files, with the series')
-	after = {}
-	for name, group in by_build.items():
-		after.update(sparse_warnings(builds[name], group))
-	tree.git(wt, 'checkout', '-q', f'HEAD~{len(numbered)}')
-	try:
-		progress('[sparse] the same files, without it')
-		before = {}
-		for name, group in by_build.items():
-			before.update(sparse_warnings(builds[name], group))
-	finally:
-		tree.git(wt, 'checkout', '-q', '-')
-	result.new_sparse = {f: [w for w in after[f] if w not in before[f]]
-			     for f in files}
+	result.new_sparse = new_sparse_warnings(
+		wt, len(numbered), [(builds[n], g) for n, g in by_build.items()])
 
 	objects = sorted({kbuild.object_for(wt, f) for f in files})
 	for name in arch_names:
