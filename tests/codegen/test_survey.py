@@ -131,10 +131,11 @@ def test_targets_converted_plain_and_skipped(tmp_path, git):
 
 
 def test_region_of_a_plain_if_that_leaves():
-	r = sites.region(SOURCE, 3)
+	r = sites.region(SOURCE + 'int g(void)\n{\n\treturn 0;\n}\n', 3)
 	assert r.condition == {3}
-	# the rest of the function: the stores after the early exit
-	assert {4, 6, 8, 11, 12} <= r.ordered
+	# the rest of the function, to its closing brace: the stores after
+	# the early exit; not the next function
+	assert r.ordered == set(range(3, 14))
 	with pytest.raises(Error, match='no if at line 9'):
 		sites.region(SOURCE, 9)
 

@@ -214,7 +214,25 @@ def test_convert_b4_on_a_small_kernel(tool, small_kernel, tmp_path):
 		assert git(worktree, 'rev-parse', '--abbrev-ref', 'HEAD').strip() == \
 			'b4/volatile-if-kernel'
 		sent = b4.send_offline(worktree, tmp_path / 'sent')
-		assert b4.compare(ours, sent) == []
+		assert len(sent) == 1 and b4.compare(ours, sent) == []
+		# b4 sends one patch with the cover letter under its "---": the
+		# comparison sees a change to either, and a lost recipient
+		changed = tmp_path / 'changed'
+		changed.mkdir()
+		for p in ours:
+			shutil.copy(p, changed / p.name)
+		mine = [changed / p.name for p in ours]
+		mine[1].write_text(patch.replace('+\tvolatile_if (!READ_ONCE(*flag))\n',
+						 '+\tvolatile_if (!READ_ONCE(*flags))\n'))
+		mine[0].write_text(cover.replace('These patches convert',
+						 'These patches change'))
+		recipients.add_recipients(mine[0], ['New Person <new@example.org>'], [])
+		diffs = b4.compare(mine, sent)
+		assert len(diffs) == 3
+		assert 'the patch: the bodies differ' in diffs[0]
+		assert 'the cover letter is not under' in diffs[1]
+		assert diffs[2] == "the cover letter: b4 does not send to " \
+			"['new@example.org']"
 	finally:
 		if worktree and worktree.is_dir() and worktree.parent == tree.WORK:
 			git(small_kernel, 'worktree', 'remove', '--force', str(worktree))
