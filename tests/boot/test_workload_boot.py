@@ -8,11 +8,12 @@ import shutil
 import stat
 import struct
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from volatile_if import arches, workload
+from volatile_if import arches, boot, kunit_qemu, workload
 from volatile_if.common import Error
 
 
@@ -307,10 +308,38 @@ def test_qemu_command(arch, tmp_path):
 	assert a.qemu.console in append and 'rdinit=/init' in append
 	assert 'panic=-1' in append and 'kunit.enable=0' in append
 	assert 'watchdog_thresh=60' in append
+	assert f'vif_watchdog={workload.WATCHDOG}' in append
+	cmd = workload.qemu_command(a, tmp_path, tmp_path / 'initramfs.cpio',
+				    watchdog=7)
+	assert 'vif_watchdog=7' in cmd[cmd.index('-append') + 1].split()
 	assert cmd[cmd.index('-smp') + 1] == str(workload.SMP)
 	assert cmd[cmd.index('-kernel') + 1] == str(tmp_path / a.qemu.kernel_path)
 	assert '-no-reboot' in cmd
 	assert cmd[-len(a.qemu.extra_qemu_params):] == list(a.qemu.extra_qemu_params)
+
+
+def test_a_boot_fails_on_anything_but_pass():
+	"""boot's verdict: a KUnit case that did not PASS (SKIP too), no
+	volatile_if case at all, a workload that failed, a kernel problem, a
+	boot that timed out."""
+	run = kunit_qemu.KunitRun('arm64', Path('.'), {'volatile_if.a': 'PASS'})
+	clean = boot.ArchBoot(run, boot_of(BOOT + results()))
+	assert clean.failures() == {}
+	for results_, why in (({'volatile_if.a': 'SKIP'}, 'kunit volatile_if.a'),
+			      ({'volatile_if.a': 'ERROR'}, 'kunit volatile_if.a'),
+			      ({'other.a': 'PASS'}, 'kunit volatile_if')):
+		bad = boot.ArchBoot(replace(run, results=results_),
+				    boot_of(BOOT + results()))
+		assert list(bad.failures()) == [why]
+	bad = boot.ArchBoot(run, boot_of(BOOT + WARNING + results(
+		failed={'sysv-msg': 'lost a message'})))
+	assert bad.failures() == {
+		'workload sysv-msg': 'lost a message',
+		'console line 12': 'warning: WARNING: CPU: 3 PID: 88 at kernel/'
+				   'smp.c:912 smp_call_function_many_cond+0x4f0/0x610',
+		'console line 15': 'call-trace: Call trace:'}
+	bad = boot.ArchBoot(run, boot_of(BOOT + results(), timed_out=True))
+	assert 'workload boot' in bad.failures()
 
 
 def test_no_kernel_is_an_error(tmp_path):

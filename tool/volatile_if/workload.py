@@ -244,7 +244,7 @@ def kunit_off(config: Dict[str, str]) -> List[str]:
 
 
 def qemu_command(arch: arches.Arch, build_dir: Path, initrd: Path,
-		 watchdog: int = WATCHDOG, scale: int = 1) -> List[str]:
+		 watchdog: int = WATCHDOG) -> List[str]:
 	q = arch.qemu
 	if not q:
 		raise Error(f'{arch.name} has no QEMU configuration in arches.py')
@@ -259,7 +259,7 @@ def qemu_command(arch: arches.Arch, build_dir: Path, initrd: Path,
 	# real lockups.
 	append = [q.console, 'rdinit=/init', 'panic=-1', 'watchdog_thresh=60',
 		  *kunit_off(parse_config(config.read_text())),
-		  f'vif_watchdog={watchdog}', f'vif_scale={scale}']
+		  f'vif_watchdog={watchdog}']
 	return [require(f'qemu-system-{q.qemu_arch}', q.package),
 		'-nodefaults', '-m', str(MEMORY_MB), '-smp', str(SMP),
 		'-kernel', str(kernel), '-initrd', str(initrd),
@@ -268,13 +268,13 @@ def qemu_command(arch: arches.Arch, build_dir: Path, initrd: Path,
 
 
 def boot(arch: arches.Arch, build_dir: Path, timeout: int = TIMEOUT,
-	 watchdog: int = WATCHDOG, scale: int = 1) -> Boot:
+	 watchdog: int = WATCHDOG) -> Boot:
 	"""Boot the kernel of @build_dir with the workload initramfs.  What the
 	workloads and the kernel did is in the result, not an Error: the
 	caller decides."""
 	out = build_dir / 'workload'
 	out.mkdir(parents=True, exist_ok=True)
-	cmd = qemu_command(arch, build_dir, initramfs(arch, out), watchdog, scale)
+	cmd = qemu_command(arch, build_dir, initramfs(arch, out), watchdog)
 	log = out / 'console.log'
 	progress(f'[{arch.name}] workload boot: {SMP} CPUs (log: {log})')
 	start = time.monotonic()
