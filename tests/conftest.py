@@ -15,7 +15,8 @@ from volatile_if import arches, check, common, kunit_qemu, tree  # noqa: E402
 
 # Fixtures that need the unpacked kernel tree: a test using one is in the
 # `tree` tier, whatever else it is marked.
-TREE_FIXTURES = {'pristine', 'test_tree', 'check_build', 'kunit_run'}
+TREE_FIXTURES = {'pristine', 'test_tree', 'other_tree', 'check_build',
+		 'kunit_run'}
 
 
 def pytest_collection_modifyitems(config, items):
@@ -101,6 +102,30 @@ def test_tree(pristine):
 		return tree.series_tree(pristine, tree.series(common.GENERATED_PATCHES))
 	except common.Error as e:
 		pytest.fail(f'{e}\n{e.details}')
+
+
+def _other_tree(version: str):
+	"""(patches, worktree) of kernel @version: its pristine tree with
+	base-patch/VERSION and, where one is committed, generated-patches/VERSION
+	applied with git am."""
+	try:
+		kernel = tree.kernel_tree(common.BUILD / f'linux-{version}')
+	except common.Error as e:
+		raise common.Error(f'{e} (scripts/setup {version} unpacks it)',
+				   e.details)
+	patches = tree.series(common.BASE_PATCHES / version)
+	generated = common.GENERATED / version
+	if generated.is_dir():
+		patches += tree.series(generated)
+	return patches, tree.scratch_worktree(kernel, f'linux-{version}-base',
+					      patches)
+
+
+@pytest.fixture(scope='session')
+def other_tree():
+	"""version -> (patches, worktree) of a kernel version but the default
+	one: _other_tree()."""
+	return _once(_other_tree)
 
 
 @pytest.fixture(scope='session')

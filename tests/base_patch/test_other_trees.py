@@ -16,20 +16,10 @@ VERSIONS = sorted(p.name for p in common.BASE_PATCHES.iterdir()
 
 
 @pytest.fixture(scope='module', params=VERSIONS)
-def version_tree(request):
+def version_tree(request, other_tree):
 	"""(version, its patches, pristine tree + base-patch/VERSION +
 	generated-patches/VERSION applied with git am)."""
-	version = request.param
-	try:
-		kernel = tree.kernel_tree(common.BUILD / f'linux-{version}')
-		patches = tree.series(common.BASE_PATCHES / version)
-		generated = common.GENERATED / version
-		if generated.is_dir():
-			patches += tree.series(generated)
-		return version, patches, tree.scratch_worktree(
-			kernel, f'linux-{version}-base', patches)
-	except common.Error as e:
-		pytest.fail(f'{e} (scripts/setup {version} unpacks it)\n{e.details}')
+	return (request.param, *other_tree(request.param))
 
 
 @pytest.mark.tree
