@@ -557,7 +557,7 @@ def test_a_loop_whose_head_is_patched_runs_once(order):
 	# 0: entry; 1: the j (to 3), 5: its nop (on to 2); 2: the wait;
 	# 3: the test, 4: the exit, or back to 1 and 5
 	succs = [order, [3], [3], [4, 1, 5], [], [2]]
-	g = ctrldep.Graph([None] * 6, [], succs, entries=[0], replaces={5: 1})
+	g = ctrldep.Graph([None] * 6, [], succs, replaces={5: 1})
 	assert ctrldep.longest_path(g) == 5     # 0, 5, 2, 3, 4
 
 

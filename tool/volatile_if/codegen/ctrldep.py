@@ -65,12 +65,15 @@ class Graph:
 	# the function's own instructions, the first ones of @insns: not
 	# those of the alternatives' replacements, or of inline_calls()
 	size: int = 0
-	# where a path starts: the function's first instruction, and the
-	# replacement of an alternative that patches it
-	entries: List[int] = field(default_factory=lambda: [0])
 	# each replacement's first instruction -> the first of the code it
 	# replaces (one loop head for longest_path())
 	replaces: Dict[int, int] = field(default_factory=dict)
+
+	@property
+	def entries(self) -> List[int]:
+		"""Where a path starts: the function's first instruction, and
+		the replacement of an alternative that patches it."""
+		return [0] + [r for r, code in self.replaces.items() if code == 0]
 
 	@cached_property
 	def preds(self) -> List[List[int]]:
@@ -199,18 +202,15 @@ def graph(obj: Object, func: Function, decoder: Decoder) -> Graph:
 			out = sorted(set(out) | set(nxt) |
 				     ({index[other]} if other in index else set()))
 		succs.append(out)
-	# Where the patched code is entered, so is its replacement: from
-	# elsewhere, or at the function's entry.
-	entries = [0]
+	# Where the patched code is entered from elsewhere, so is its
+	# replacement (at the function's entry: Graph.entries).
 	for n, m, code in patched:
 		for src in [k for k, out in enumerate(succs)
 			    if n in out and k not in code]:
 			if m not in succs[src]:
 				succs[src].append(m)
-		if n == 0:
-			entries.append(m)
 	return Graph(insns, sems, succs, func.name, outside, tail_calls, size,
-		     entries, {m: n for n, m, _ in patched})
+		     {m: n for n, m, _ in patched})
 
 
 # the most instructions inline_calls() adds to a graph
@@ -269,7 +269,7 @@ def inline_calls(obj: Object, g: Graph, decoder: Decoder,
 		sems[n] = replace(sems[n], flow='jump')
 		succs[n] = [base + e for e in c.entries]
 	return Graph(insns, sems, succs, g.name, g.outside, tail_calls, g.size,
-		     g.entries, replaces)
+		     replaces)
 
 
 @dataclass
