@@ -534,14 +534,8 @@ def test_a_replacement_at_the_entry_is_an_entry():
 	v = analyse('arm64', listing, 'f', 0, 0xc, alternatives=alts)
 	assert (v.status, [x.addr for x in v.stores]) == ('broken', [4])
 	assert analyse('arm64', listing, 'f', 0, 0xc).status == 'guaranteed'
-	insns = disasm.parse_code(textwrap.dedent(listing))
-	symbols = [disasm.Symbol('f', '.text', 0, 0xc, True),
-		   disasm.Symbol('h', '.text', 0xc, 8, True)]
-	obj = disasm.Object(Path('x.o'), symbols, disasm.functions(symbols, insns),
-			    alternatives=alts)
-	decoder = isa.decoder('arm64')
-	inlined = ctrldep.inline_calls(
-		obj, ctrldep.graph(obj, obj.functions['h'], decoder), decoder)
+	inlined = inlined_of('arm64', listing, 'h', (('f', 0, 0xc), ('h', 0xc, 8)),
+			     alternatives=alts)
 	assert inlined.succs[0] == [2, 5]
 
 
@@ -684,13 +678,7 @@ def test_a_conditional_tail_call_is_a_tail_call():
 	others = (('g', 0x10, 8), ('h', 0x18, 8))
 	g = graph_of('arm64', listing, 'f', 0x10, others)
 	assert g.succs[1] == [2] and g.tail_calls == {1} and not g.outside
-	insns = disasm.parse_code(textwrap.dedent(listing))
-	symbols = [disasm.Symbol(n, '.text', a, z, True)
-		   for n, a, z in (('f', 0, 0x10),) + others]
-	obj = disasm.Object(Path('x.o'), symbols, disasm.functions(symbols, insns))
-	decoder = isa.decoder('arm64')
-	inlined = ctrldep.inline_calls(
-		obj, ctrldep.graph(obj, obj.functions['h'], decoder), decoder)
+	inlined = inlined_of('arm64', listing, 'h', (('f', 0, 0x10),) + others)
 	# h's two, then f's copy: its cbnz goes on to the store and after
 	# the call
 	assert inlined.succs[3] == [4, 1] and 3 in inlined.tail_calls
@@ -1120,20 +1108,36 @@ def test_where_chain_of_inlined_code():
 		(('/t/lib/volatile_if_kunit.c', 399),)]
 
 
+def object_of(listing: str, functions, **tables) -> disasm.Object:
+	"""The object of an `objdump -dr` @listing whose .text holds
+	@functions, (name, start, size) each, with the object's @tables
+	(disasm.Object's bugs, fixups, jumps, words, alternatives)."""
+	insns = disasm.parse_code(textwrap.dedent(listing))
+	symbols = [disasm.Symbol(n, '.text', a, z, True) for n, a, z in functions] + \
+		[disasm.Symbol('.text', '.text', 0, 0, False),
+		 disasm.Symbol('ext', '*UND*', 0, 0, False)]
+	return disasm.Object(Path('x.o'), symbols,
+			     disasm.functions(symbols, insns), **tables)
+
+
 def graph_of(arch_name: str, listing: str, name: str, size: int,
 	     others=(), **tables) -> ctrldep.Graph:
 	"""The graph of function @name (at 0, @size bytes) of @listing, with
 	@others: (name, start, size) of further functions in .text, and the
-	object's @tables (disasm.Object's bugs, fixups, jumps, words)."""
-	insns = disasm.parse_code(textwrap.dedent(listing))
-	symbols = [disasm.Symbol(name, '.text', 0, size, True)] + \
-		[disasm.Symbol(n, '.text', a, z, True) for n, a, z in others] + \
-		[disasm.Symbol('.text', '.text', 0, 0, False),
-		 disasm.Symbol('ext', '*UND*', 0, 0, False)]
-	obj = disasm.Object(Path('x.o'), symbols, disasm.functions(symbols, insns),
-			    **tables)
+	object's @tables (object_of())."""
+	obj = object_of(listing, ((name, 0, size),) + tuple(others), **tables)
 	arch = arches.get(arch_name)
 	return ctrldep.graph(obj, obj.functions[name], isa.decoder(arch.isa))
+
+
+def inlined_of(arch_name: str, listing: str, name: str, functions,
+	       **tables) -> ctrldep.Graph:
+	"""The graph of function @name of object_of(@listing, @functions,
+	@tables) with its calls followed (ctrldep.inline_calls())."""
+	obj = object_of(listing, functions, **tables)
+	decoder = isa.decoder(arches.get(arch_name).isa)
+	return ctrldep.inline_calls(
+		obj, ctrldep.graph(obj, obj.functions[name], decoder), decoder)
 
 
 # volatile_if (!refcount_inc_not_zero(&ct->use)) return; WRITE_ONCE(...):
@@ -1477,14 +1481,7 @@ def test_a_conditional_return_is_a_return(arch):
 	  28:	{call}
 	  2c:	{'blr' if arch == 'powerpc' else 'bx	lr'}
 	'''
-	insns = disasm.parse_code(textwrap.dedent(caller))
-	symbols = [disasm.Symbol('f', '.text', 0, 0x28, True),
-		   disasm.Symbol('g', '.text', 0x28, 8, True),
-		   disasm.Symbol('.text', '.text', 0, 0, False)]
-	obj = disasm.Object(Path('x.o'), symbols, disasm.functions(symbols, insns))
-	decoder = isa.decoder(arches.get(arch).isa)
-	inlined = ctrldep.inline_calls(
-		obj, ctrldep.graph(obj, obj.functions['g'], decoder), decoder)
+	inlined = inlined_of(arch, caller, 'g', (('f', 0, 0x28), ('g', 0x28, 8)))
 	leaves = 2 + 2                  # the copy starts after g()'s two
 	assert inlined.insns[leaves].addr == 0x8
 	assert 1 in inlined.succs[leaves] and not inlined.sems[leaves].leaves
@@ -2126,12 +2123,7 @@ def test_riscv_call_pair_is_followed():
 	insns = disasm.parse_code(textwrap.dedent(listing))
 	# the jalr calls what the auipc's relocation names, not the auipc
 	assert insns[3].reloc == ('R_RISCV_CALL_PLT', 'get')
-	symbols = [disasm.Symbol('get', '.text', 0, 8, True),
-		   disasm.Symbol('f', '.text', 8, 0xc, True)]
-	obj = disasm.Object(Path('x.o'), symbols, disasm.functions(symbols, insns))
-	decoder = isa.decoder(arches.get('riscv').isa)
-	g = ctrldep.graph(obj, obj.functions['f'], decoder)
-	inlined = ctrldep.inline_calls(obj, g, decoder)
+	inlined = inlined_of('riscv', listing, 'f', (('get', 0, 8), ('f', 8, 0xc)))
 	assert inlined.succs[1] == [3] and inlined.succs[4] == [2]
 	assert [i.text for i in inlined.insns[3:]] == ['lw a0,0(a0)', 'ret']
 
