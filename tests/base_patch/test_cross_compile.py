@@ -5,9 +5,10 @@ through its own asm/barrier.h, with Debian's cross gcc and its defconfig.
 mips and alpha had no volatile_cond() of their own in v1 and paid smp_mb()
 at every volatile_if(): their lb_side1(), one READ_ONCE() and a volatile_if()
 with the same WRITE_ONCE() in both legs, must now branch and hold no full
-barrier but the one alpha's READ_ONCE() itself has.  A plain if () may merge
-the legs into one store with no branch (gcc 12 for alpha does, on a copy of
-the function outside the kernel; for mips it keeps the branch there).
+barrier but the one alpha's READ_ONCE() itself has.  The same object
+compiled with a plain if () in place of volatile_if() (codegen's "if"
+variant) is the control: there gcc 12 merges the two stores into one after
+no branch, on both, so a volatile_if() that let it do the same would fail.
 
 Debian's 6.1 tree (6.1.192) does not build for alpha at all: its `make
 prepare` stops in arch/alpha/include/asm/pgtable.h, which calls
@@ -16,10 +17,12 @@ three.  alpha is built on 6.12 instead, with base-patch/6.12."""
 
 import re
 import subprocess
+from pathlib import Path
 
 import pytest
 
 from volatile_if import arches, check
+from volatile_if.codegen import corpus, recompile
 
 OBJECT = 'lib/volatile_if_kunit.o'
 
@@ -50,7 +53,7 @@ BUILDS = [('6.1', a) for a in arches.ARCHES if a != 'alpha'] + [('6.12', 'alpha'
 
 @pytest.mark.slow
 @pytest.mark.parametrize('version, arch', BUILDS)
-def test_kunit_object_builds(check_build, other_tree, version, arch):
+def test_kunit_object_builds(check_build, other_tree, tmp_path, version, arch):
 	if version == '6.1':
 		build = check_build(arch)
 	else:
@@ -61,6 +64,12 @@ def test_kunit_object_builds(check_build, other_tree, version, arch):
 	if arch not in ONCE_FALLBACK:
 		return
 	branch, barrier, once = ONCE_FALLBACK[arch]
-	ops = mnemonics(arches.get(arch).objdump, obj, 'lb_side1')
+	objdump = arches.get(arch).objdump
+	ops = mnemonics(objdump, obj, 'lb_side1')
 	assert any(re.fullmatch(branch, op) for op in ops), ops
 	assert sum(bool(re.fullmatch(barrier, op)) for op in ops) == once, ops
+	argv = recompile.recorded(build, OBJECT)
+	plain = recompile.compile_c(build, argv, Path(argv[-1]), tmp_path / 'if.o',
+				    include=corpus.CORPUS / 'variants' / 'if')
+	ops = mnemonics(objdump, plain, 'lb_side1')
+	assert not any(re.fullmatch(branch, op) for op in ops), ops
