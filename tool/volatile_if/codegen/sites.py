@@ -26,7 +26,8 @@ instructions belong to a site.
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Set
+from typing import (Callable, Dict, FrozenSet, List, NamedTuple, Optional,
+		    Sequence, Set, Tuple)
 
 from .. import arches, ctext, facts, kbuild, tree
 from ..common import GENERATED_PATCHES, Error, progress
@@ -361,13 +362,21 @@ class _Object:
 		self.obj = obj
 		self.decoder = isa.decoder(arch.isa)
 		self.source = source
+		# (file, lines) -> functions_at(): a site asks for its own
+		# lines from _site_in() and from only_unconverted()
+		self._at: Dict[Tuple[str, FrozenSet[int]], List[str]] = {}
 
 	def functions_at(self, file: str, lines: Set[int]) -> List[str]:
 		"""The functions with code of @lines of @file; a gcc-split part
 		(foo.cold) counts as its function."""
-		names = {n.split('.cold')[0] for n, f in self.obj.functions.items()
-			 if any(_at(i, file, lines) for i in f.insns)}
-		return sorted(n for n in names if n in self.obj.functions)
+		key = (file, frozenset(lines))
+		if key not in self._at:
+			names = {n.split('.cold')[0]
+				 for n, f in self.obj.functions.items()
+				 if any(_at(i, file, lines) for i in f.insns)}
+			self._at[key] = sorted(n for n in names
+					       if n in self.obj.functions)
+		return list(self._at[key])
 
 	def with_site(self, file: str, reg: 'Region') -> List[str]:
 		"""The functions with code of the site of @file at @reg: of its
