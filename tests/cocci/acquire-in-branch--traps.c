@@ -1,4 +1,4 @@
-/* acquire-in-branch: nothing to find here */
+/* acquire-in-branch: what is not this idiom, or only in part */
 
 /* the barrier is only named in a comment */
 static int comment_only(int *a)
