@@ -84,6 +84,24 @@ def test_output_not_writable(tool, tmp_path):
 		       'cannot write to /proc/volatile-if', '--out')
 
 
+def test_patches_convert_did_not_write_are_kept(tool, tmp_path):
+	"""--out DIR may be the user's folder: a patch there that convert did
+	not write, or wrote and the user edited, stops the run before it
+	starts; nothing in DIR goes."""
+	tree = fake_kernel(tmp_path / 'linux')
+	out = tmp_path / 'o'
+	out.mkdir()
+	(out / '0001-my-own-fix.patch').write_text('mine\n')
+	one_line_error(tool('convert', '--tree', tree, '--out', out,
+			    '--identity', AUTHOR),
+		       '0001-my-own-fix.patch is not a patch convert wrote',
+		       '--out')
+	assert [p.name for p in out.iterdir()] == ['0001-my-own-fix.patch']
+	branches = subprocess.run(['git', '-C', tree, 'branch', '--list'],
+				  capture_output=True, text=True).stdout
+	assert 'volatile-if' not in branches
+
+
 def test_bad_identity(tool, tmp_path):
 	tree = fake_kernel(tmp_path / 'linux')
 	one_line_error(tool('convert', '--tree', tree, '--out', tmp_path / 'o',
@@ -189,7 +207,10 @@ def test_interrupt_leaves_tree_branch_and_output_alone(tool, tmp_path, pristine)
 				    ['status', '--porcelain'])]
 	out = tmp_path / 'out'
 	out.mkdir()
-	(out / '0001-mine.patch').write_text('keep me\n')
+	earlier = tmp_path / '0001-earlier.patch'
+	earlier.write_text('keep me\n')
+	convert.write_out(out, [earlier])       # an earlier run's series
+	written = (out / convert.WRITTEN).read_text()
 	before = state()
 	# Ctrl-C reaches a process whose SIGINT is the default; one started by
 	# `make test &` from a script inherits SIG_IGN, which Python keeps.
@@ -212,8 +233,10 @@ def test_interrupt_leaves_tree_branch_and_output_alone(tool, tmp_path, pristine)
 	assert err.strip().splitlines()[-1] == \
 		'volatile-if: interrupted; your tree and branch are as they were'
 	assert state() == before
-	assert sorted(p.name for p in out.iterdir()) == ['0001-mine.patch']
-	assert (out / '0001-mine.patch').read_text() == 'keep me\n'
+	assert sorted(p.name for p in out.iterdir()) == \
+		[convert.WRITTEN, '0001-earlier.patch']
+	assert (out / '0001-earlier.patch').read_text() == 'keep me\n'
+	assert (out / convert.WRITTEN).read_text() == written
 
 
 def test_boot_checks_the_tree_it_is_given_as_text(tmp_path):

@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 """convert's scratch worktree: what a stopped run left there is reset,
-what the user changed there is not, and two runs do not share it."""
+what the user changed there is not, and two runs do not share it.  Its
+output directory: the series it wrote there before is replaced, nothing
+else is."""
 
 from pathlib import Path
 
 import pytest
 
-from volatile_if import convert
+from volatile_if import common, convert
 
 pytestmark = pytest.mark.unit
 
@@ -69,3 +71,46 @@ def test_two_runs_do_not_share_it(prepare):
 	finally:
 		first.communicate('', timeout=60)
 	assert prepare()[0] == 0
+
+
+def series_of(tmp_path, *names):
+	"""Patch files @names, written aside as format_patches() writes."""
+	staging = tmp_path / 'staging'
+	staging.mkdir(exist_ok=True)
+	for n in names:
+		(staging / n).write_text(f'{n}\n')
+	return [staging / n for n in names]
+
+
+def test_output_replaces_only_its_own_series(tmp_path):
+	out = tmp_path / 'out'
+	out.mkdir()
+	(out / 'notes.txt').write_text('mine\n')
+	convert.check_out(out)
+	first = convert.write_out(out, series_of(tmp_path, '0000-c.patch',
+						 '0001-a.patch', '0002-b.patch'))
+	assert [p.name for p in first] == ['0000-c.patch', '0001-a.patch',
+					   '0002-b.patch']
+	convert.check_out(out)
+	# a shorter series: the earlier one's 0002 goes, the user's file stays
+	convert.write_out(out, series_of(tmp_path, '0000-c.patch', '0001-d.patch'))
+	assert sorted(p.name for p in out.iterdir()) == [
+		convert.WRITTEN, '0000-c.patch', '0001-d.patch', 'notes.txt']
+	assert (out / 'notes.txt').read_text() == 'mine\n'
+	convert.check_out(out)
+
+
+@pytest.mark.parametrize('change', ['foreign', 'edited'])
+def test_output_with_a_patch_of_someone_else_is_refused(tmp_path, change):
+	out = tmp_path / 'out'
+	out.mkdir()
+	convert.write_out(out, series_of(tmp_path, '0001-a.patch'))
+	if change == 'foreign':
+		(out / '0002-mine.patch').write_text('mine\n')
+		bad = '0002-mine.patch'
+	else:
+		(out / '0001-a.patch').write_text('edited\n')
+		bad = '0001-a.patch'
+	with pytest.raises(common.Error, match=f'{bad} is not a patch convert '
+			   'wrote there, or it was edited since'):
+		convert.check_out(out)

@@ -56,6 +56,51 @@ def signer(kernel: Path, given: str = '') -> str:
 	return found
 
 
+# In an output directory, the files convert wrote there last: a line
+# "<sha256>  <name>" each.  Those, unchanged, are all it replaces.
+WRITTEN = '.volatile-if-written'
+
+
+def _digest(path: Path) -> str:
+	return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _written(out: Path) -> Dict[str, str]:
+	"""name -> sha256 of the files convert last wrote to @out."""
+	try:
+		lines = (out / WRITTEN).read_text(errors='replace').splitlines()
+	except FileNotFoundError:
+		return {}
+	return {name: digest for digest, _, name in
+		(line.partition('  ') for line in lines) if name}
+
+
+def check_out(out: Path) -> None:
+	"""An Error unless every patch in @out is one convert wrote there, as
+	it wrote it: the series is replaced whole, and nothing else may go."""
+	written = _written(out)
+	for p in sorted(out.glob('*.patch')):
+		if written.get(p.name) != _digest(p):
+			raise Error(f'{p} is not a patch convert wrote there, or it '
+				    'was edited since: move it away, or pass another '
+				    '--out DIR (nothing was changed)')
+
+
+def write_out(out: Path, patches: Sequence[Path]) -> List[Path]:
+	"""Move @patches into @out in place of the series convert wrote there
+	before (check_out()); their new places."""
+	for name in _written(out):
+		(out / name).unlink(missing_ok=True)
+	final = []
+	for p in patches:
+		final.append(out / p.name)
+		os.replace(p, final[-1])
+	listing = out / (WRITTEN + '.tmp')
+	listing.write_text(''.join(f'{_digest(p)}  {p.name}\n' for p in final))
+	os.replace(listing, out / WRITTEN)
+	return final
+
+
 def worktree_for(kernel: Path) -> Path:
 	digest = hashlib.sha1(str(kernel).encode()).hexdigest()[:8]
 	return tree.WORK / f'convert-{kernel.name}-{digest}'
@@ -168,17 +213,16 @@ def convert(kernel: Path, out: Optional[Path], identity: str = '',
 	if tree.is_dirty(kernel):
 		raise Error(f'{kernel} has uncommitted changes: commit or stash '
 			    'them first (nothing was changed)')
+	files = tree.changed_files(kernel, since) if since else None
 	out = Path(out or generated_patches(kernel)).resolve()
 	try:
 		out.mkdir(parents=True, exist_ok=True)
 		tempfile.TemporaryFile(dir=out).close()
 	except OSError as e:
 		raise Error(f'cannot write to {out} ({e.strerror}): pass --out DIR') from None
+	check_out(out)
 	env = dict(os.environ, **series.identity_env(identity, DATE))
 	decisions = review_.Decisions()
-	files = None
-	if since:
-		files = tree.changed_files(kernel, since)
 	wt, branch, base = prepare(kernel)
 	result = scan.scan(wt, files, jobs=jobs)
 	decided = review_.split(wt, result.sites, decisions, files)
@@ -203,12 +247,7 @@ def convert(kernel: Path, out: Optional[Path], identity: str = '',
 			series.cover_letter(convert_, review, base_subject,
 					    identity == EXAMPLE_IDENTITY,
 					    decided.dismissed, dropped))
-		for old in out.glob('*.patch'):
-			old.unlink()
-		final = []
-		for p in patches:
-			final.append(out / p.name)
-			os.replace(p, final[-1])
+		final = write_out(out, patches)
 	finally:
 		shutil.rmtree(staging, ignore_errors=True)
 	return Result(wt, branch, final, convert_, review, result,
