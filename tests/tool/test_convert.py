@@ -73,6 +73,17 @@ def test_two_runs_do_not_share_it(prepare):
 	assert prepare()[0] == 0
 
 
+def test_work_behind_a_link(prepare, tmp_path):
+	"""build/ may be a link to a bigger disk: a second run knows its own
+	worktree among those git lists, by the path the link leads to."""
+	(tmp_path / 'disk').mkdir()
+	(tmp_path / 'work').symlink_to(tmp_path / 'disk')
+	assert prepare()[0] == 0
+	rc, out, err = prepare()
+	assert rc == 0, err
+	assert Path(out).parent == tmp_path / 'disk'
+
+
 def series_of(tmp_path, *names):
 	"""Patch files @names, written aside as format_patches() writes."""
 	staging = tmp_path / 'staging'

@@ -102,8 +102,10 @@ def write_out(out: Path, patches: Sequence[Path]) -> List[Path]:
 
 
 def worktree_for(kernel: Path) -> Path:
+	"""The scratch worktree of @kernel, as git lists it: with build/ (or
+	a folder above it) a symbolic link, by the path the link leads to."""
 	digest = hashlib.sha1(str(kernel).encode()).hexdigest()[:8]
-	return tree.WORK / f'convert-{kernel.name}-{digest}'
+	return (tree.WORK / f'convert-{kernel.name}-{digest}').resolve()
 
 
 def _rewriting(wt: Path) -> Path:
