@@ -233,6 +233,27 @@ def test_convert_b4_on_a_small_kernel(tool, small_kernel, tmp_path):
 		assert 'the cover letter is not under' in diffs[1]
 		assert diffs[2] == "the cover letter: b4 does not send to " \
 			"['new@example.org']"
+
+		# Run again: the branches move.  Then the submitter goes on on
+		# the b4 branch (b4 prep --edit-cover amends, a fix on top): a
+		# run that would reset it stops before any work.
+		rerun = ('convert', '--tree', small_kernel, '--out', tmp_path / 'again',
+			 '--identity', IDENTITY, '--b4')
+		assert tool(*rerun, env=env).returncode == 0
+		git(worktree, 'commit', '-q', '--allow-empty', '-m', 'my fix',
+		    env=dict(os.environ, **series.identity_env(IDENTITY, DATE)))
+		mine = git(worktree, 'rev-parse', 'HEAD')
+		proc = tool(*rerun, env=env)
+		assert proc.returncode == 1 and proc.stderr == \
+			'volatile-if: branch b4/volatile-if-kernel of ' \
+			f'{small_kernel} is not where this tool left it (a commit ' \
+			'of yours?): rename it (git branch -m b4/volatile-if-kernel ' \
+			'b4/volatile-if-kernel-mine) or delete it, then run again ' \
+			'(nothing was changed)\n'
+		assert git(worktree, 'rev-parse', 'HEAD') == mine
+		assert git(worktree, 'rev-parse', '--abbrev-ref', 'HEAD').strip() == \
+			'b4/volatile-if-kernel'
 	finally:
-		if worktree and worktree.is_dir() and worktree.parent == tree.WORK:
+		if worktree and worktree.is_dir() and \
+		   worktree.parent == tree.WORK.resolve():
 			git(small_kernel, 'worktree', 'remove', '--force', str(worktree))

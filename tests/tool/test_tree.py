@@ -98,3 +98,25 @@ def test_no_worktree_without_room_for_its_files(tmp_path, monkeypatch, git):
 	free_blocks(4)
 	tree.worktree_at(repo, tmp_path / 'work' / 'w', 'HEAD')
 	assert (tmp_path / 'work' / 'w' / 'a').stat().st_size == 10000
+
+
+def test_branches_move_only_where_the_tool_left_them(repo, tmp_path, git):
+	"""A branch of the tool's that someone moved, or checked out in
+	another worktree, is theirs: check_branches() stops the run."""
+	own = tmp_path / 'own'
+	base = git(repo, 'rev-parse', 'HEAD').strip()
+	tree.check_branches(repo, ['t/x'], own)          # not there yet
+	tree.made_branches(repo, {'t/x': base})
+	assert git(repo, 'rev-parse', 't/x').strip() == base
+	tree.check_branches(repo, ['t/x'], own)
+	git(repo, 'commit', '-q', '--allow-empty', '-m', 'mine')
+	git(repo, 'branch', '-f', 't/x', 'HEAD')
+	with pytest.raises(common.Error, match='branch t/x of .* is not where '
+			   'this tool left it'):
+		tree.check_branches(repo, ['t/y', 't/x'], own)
+	tree.made_branches(repo, {'t/x': base})
+	git(repo, 'worktree', 'add', '-q', str(tmp_path / 'other'), 't/x')
+	with pytest.raises(common.Error, match='branch t/x is checked out in '
+			   f'{tmp_path / "other"}'):
+		tree.check_branches(repo, ['t/x'], own)
+	tree.check_branches(repo, ['t/x'], tmp_path / 'other')

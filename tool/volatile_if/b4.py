@@ -21,7 +21,7 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple, cast
 
-from . import tree
+from . import convert, series, tree
 from .common import Error, require, run
 
 # b4 0.12 (b4/ez.py): where the tracking data starts in the cover commit.
@@ -30,6 +30,14 @@ MAGIC_MARKER = '--- b4-submit-tracking ---'
 
 def branch_name(kernel: Path) -> str:
 	return f'b4/volatile-if-{re.sub(r"[^A-Za-z0-9]+", "-", kernel.name).strip("-").lower()}'
+
+
+def check_branch(kernel: Path) -> None:
+	"""An Error if the b4 branch of @kernel has work on it that a run of
+	convert --b4 would reset (tree.check_branches())."""
+	kernel = tree.kernel_tree(kernel)
+	tree.check_branches(kernel, [branch_name(kernel)],
+			    convert.worktree_for(kernel))
 
 
 def read_cover(patch: Path, author: str) -> Tuple[str, str, List[str], List[str]]:
@@ -125,11 +133,16 @@ def prep(kernel: Path, worktree: Path, base: str, base_branch: str,
 	# date of now, not the series' fixed one.
 	cover_env = {k: v for k, v in env.items() if k != 'GIT_COMMITTER_DATE'}
 	commits = _git(worktree, 'rev-list', '--reverse', f'{base}..{head}').split()
-	_git(worktree, 'checkout', '-q', '-B', branch, base)
+	tree.check_branches(kernel, [branch], worktree)
+	# Made detached, the branch moved to it at the end: stopped half way,
+	# a run leaves the branch as it was.
+	_git(worktree, 'checkout', '-q', '--detach', base)
 	_git(worktree, 'commit', '-q', '--allow-empty', '--no-verify', '-F', '-',
 	     env=cover_env, stdin=cover_message(subject, body, to, cc, tracking))
 	if commits:
 		_git(worktree, 'cherry-pick', '--allow-empty', *commits, env=cover_env)
+	tree.made_branches(kernel, {branch: _git(worktree, 'rev-parse', 'HEAD').strip()})
+	_git(worktree, 'checkout', '-q', branch)
 	_git(worktree, 'config', f'branch.{branch}.b4-prep-cover-strategy', 'commit')
 	ensure_identity(worktree, identity)
 	return branch
@@ -245,7 +258,6 @@ def after_convert(kernel: Path, result, identity: str = '') -> str:
 	"""`convert --b4`: the b4 branch for the series that convert.convert()
 	returned as @result, checked out in its worktree.  Returns what to
 	tell the user."""
-	from . import convert, series
 	kernel = tree.kernel_tree(kernel)
 	identity = convert.signer(kernel, identity)
 	base_branch = convert.branches(kernel)[0]

@@ -49,6 +49,7 @@ def cmd_scan(args) -> int:
 def cmd_convert(args) -> int:
 	if args.b4:
 		require('b4', 'b4')
+		b4.check_branch(args.tree or DEFAULT_TREE)
 	result = convert.convert(args.tree or DEFAULT_TREE, args.out,
 				 args.identity, args.jobs, args.since)
 	# convert() fills them in.

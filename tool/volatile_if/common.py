@@ -151,20 +151,21 @@ def tail(text: str, lines: int = 20) -> str:
 
 def run(cmd: Sequence[Union[str, Path]], *, cwd: Optional[Path] = None,
 	env: Optional[dict] = None, what: Optional[str] = None,
-	log: Optional[Path] = None, timeout: Optional[float] = None
-	) -> subprocess.CompletedProcess:
-	"""Run @cmd (an argument list, never a shell string), its output
-	captured, or written to @log as it comes so that long steps can be
-	followed.  On failure raise Error naming @what, with the end of the
-	output as details."""
+	log: Optional[Path] = None, timeout: Optional[float] = None,
+	stdin: Optional[str] = None) -> subprocess.CompletedProcess:
+	"""Run @cmd (an argument list, never a shell string) with @stdin as
+	its input (else none), its output captured, or written to @log as it
+	comes so that long steps can be followed.  On failure raise Error
+	naming @what, with the end of the output as details."""
 	argv = [str(c) for c in cmd]
 	if log:
 		log.parent.mkdir(parents=True, exist_ok=True)
 	try:
 		with open(log, 'w') if log else open(os.devnull) as sink:
 			proc = subprocess.run(
-				argv, cwd=cwd, env=env,
-				stdin=subprocess.DEVNULL,
+				argv, cwd=cwd, env=env, input=stdin,
+				stdin=None if stdin is not None else
+				subprocess.DEVNULL,
 				stdout=sink if log else subprocess.PIPE,
 				stderr=subprocess.STDOUT, text=True,
 				errors='replace', timeout=timeout)

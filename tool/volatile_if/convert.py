@@ -7,7 +7,8 @@ Output: branches volatile-if/<tree>-base (HEAD plus base-patch) and
 volatile-if/<tree> (the conversion) in that tree's repository, <tree>
 being its directory's name, and the patch series in an output directory
 (generated-patches/<version>/ by default).  The user's own
-checkout, branch and files are never touched.
+checkout, branch and files are never touched, nor are commits made on
+convert's branches since it left them there.
 """
 
 import hashlib
@@ -109,16 +110,17 @@ def worktree_for(kernel: Path) -> Path:
 
 
 def _rewriting(wt: Path) -> Path:
-	"""While this file is there, changes in @wt are convert's own, left by
-	a run that stopped before its commits; else they are the user's, who
-	may go on in @wt (convert --b4 says to)."""
+	"""While this file is there, changes in @wt and its branches are
+	convert's own, left by a run that stopped before its commits; else
+	they are the user's, who may go on in @wt (convert --b4 says to)."""
 	return wt.parent / f'{wt.name}.rewriting'
 
 
 def prepare(kernel: Path) -> Tuple[Path, str, str]:
 	"""A scratch worktree of @kernel at its HEAD plus base-patch (unless
-	HEAD has it already), on a fresh conversion branch, held by this run.
-	Returns the worktree, the branch and the base commit."""
+	HEAD has it already), detached, held by this run, once its branches
+	(branches()) are found free to move (tree.check_branches()).  Returns
+	the worktree, the conversion branch and the base commit."""
 	base_branch, branch = branches(kernel)
 	head = tree.git(kernel, 'rev-parse', 'HEAD').strip()
 	wt = worktree_for(kernel)
@@ -127,20 +129,13 @@ def prepare(kernel: Path) -> Tuple[Path, str, str]:
 	   tree.is_dirty(wt):
 		raise Error(f'{wt} has uncommitted changes: commit or stash them '
 			    'there first (nothing was changed)')
-	for block in tree.git(kernel, 'worktree', 'list', '--porcelain').split('\n\n'):
-		lines = block.splitlines()
-		if f'branch refs/heads/{branch}' in lines and f'worktree {wt}' not in lines:
-			raise Error(f'branch {branch} is checked out in '
-				    f'{lines[0].split(" ", 1)[1]}: check out another '
-				    'branch there first')
+	tree.check_branches(kernel, (base_branch, branch), wt)
 	progress(f'[convert] scratch worktree {wt} at {head[:12]}')
 	_rewriting(wt).touch()
 	tree.worktree_at(kernel, wt, head)
 	if not tree.has_volatile_if(wt):
 		progress('[convert] applying base-patch')
 		tree.am(wt, tree.series(base_patch(kernel)))
-	tree.git(wt, 'branch', '-f', base_branch, 'HEAD')
-	tree.git(wt, 'checkout', '-q', '-B', branch)
 	return wt, branch, tree.git(wt, 'rev-parse', 'HEAD').strip()
 
 
@@ -239,6 +234,13 @@ def convert(kernel: Path, out: Optional[Path], identity: str = '',
 	apply(wt, convert_)
 	for prefix, group in series.group(convert_).items():
 		series.commit(wt, prefix, group, env, identity)
+	# The branches move only now, both at once: a run stopped before
+	# leaves them where they were.
+	base_branch, _ = branches(kernel)
+	tree.made_branches(kernel, {
+		base_branch: base,
+		branch: tree.git(wt, 'rev-parse', 'HEAD').strip()})
+	tree.git(wt, 'checkout', '-q', branch)
 	_rewriting(wt).unlink()
 	# Write the series aside first, so an interrupted run leaves @out as
 	# it was.

@@ -8,9 +8,11 @@ import fcntl
 import hashlib
 import os
 import re
+import subprocess
 from pathlib import Path
 from dataclasses import dataclass
-from typing import Callable, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import (Callable, Dict, Iterable, List, Optional, Sequence,
+		    Tuple, Union)
 
 from .common import BUILD, Error, base_patch, progress, run
 
@@ -25,9 +27,9 @@ _COMMITTER = {
 
 
 def git(tree: Path, *args: str, what: str = '',
-	env: Optional[dict] = None) -> str:
+	env: Optional[dict] = None, stdin: Optional[str] = None) -> str:
 	return run(['git', '-C', tree, *args], what=what or f'git {args[0]}',
-		   env=env).stdout
+		   env=env, stdin=stdin).stdout
 
 
 def kernel_tree(path: Path) -> Path:
@@ -150,6 +152,51 @@ def _stamp(base: str, patches: List[Path]) -> str:
 	for p in patches:
 		h.update(p.name.encode() + b'\0' + p.read_bytes())
 	return h.hexdigest()
+
+
+# The commit this tool last left each of its branches at, as a ref of its
+# own: a branch at any other commit holds someone's work (b4 prep
+# --edit-cover amends, a fix committed on top), which a run must not
+# reset.
+MADE = 'refs/volatile-if/made/'
+
+
+def _commit(tree: Path, ref: str) -> str:
+	"""The commit @ref names in @tree, '' if there is no such ref."""
+	return subprocess.run(['git', '-C', str(tree), 'rev-parse', '-q',
+			       '--verify', f'{ref}^{{commit}}'],
+			      capture_output=True, text=True).stdout.strip()
+
+
+def check_branches(tree: Path, branches: Sequence[str], own: Path) -> None:
+	"""An Error if one of @branches of @tree is checked out in a worktree
+	but @own, or is at a commit this tool did not leave it at
+	(made_branches())."""
+	for block in git(tree, 'worktree', 'list', '--porcelain').split('\n\n'):
+		lines = block.splitlines()
+		if not lines or lines[0] == f'worktree {own}':
+			continue
+		for b in branches:
+			if f'branch refs/heads/{b}' in lines:
+				raise Error(f'branch {b} is checked out in '
+					    f'{lines[0].split(" ", 1)[1]}: check out '
+					    'another branch there first')
+	for b in branches:
+		tip = _commit(tree, f'refs/heads/{b}')
+		if tip and tip != _commit(tree, MADE + b):
+			raise Error(f'branch {b} of {tree} is not where this tool '
+				    'left it (a commit of yours?): rename it (git '
+				    f'branch -m {b} {b}-mine) or delete it, then run '
+				    'again (nothing was changed)')
+
+
+def made_branches(tree: Path, tips: Dict[str, str]) -> None:
+	"""Point each branch of @tips at its commit, and note that this tool
+	left it there, in one transaction: an interrupted run leaves both as
+	they were."""
+	git(tree, 'update-ref', '--stdin', stdin=''.join(
+		f'update refs/heads/{b} {c}\nupdate {MADE}{b} {c}\n'
+		for b, c in tips.items()))
 
 
 def has_volatile_if(tree: Path, rev: str = 'HEAD') -> bool:
