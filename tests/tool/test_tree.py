@@ -120,3 +120,33 @@ def test_branches_move_only_where_the_tool_left_them(repo, tmp_path, git):
 			   f'{tmp_path / "other"}'):
 		tree.check_branches(repo, ['t/x'], own)
 	tree.check_branches(repo, ['t/x'], tmp_path / 'other')
+
+
+def test_am_says_which_patch_and_why(repo, tmp_path, git):
+	"""A file that is no patch, and a patch that does not apply: each
+	its own line, and no am left in progress."""
+	junk = tmp_path / '0001-junk.patch'
+	junk.write_text('this is not a patch\n')
+	with pytest.raises(common.Error, match='0001-junk.patch is not a patch '
+			   'git am can read'):
+		tree.am(repo, [junk])
+	(repo / 'a').write_text('3\n')
+	git(repo, 'commit', '-qam', 'other')
+	patch, = sorted((repo / 'p').iterdir())
+	with pytest.raises(common.Error, match=f'{patch.name} does not apply'):
+		tree.am(repo, [patch])
+	assert not (repo / '.git' / 'rebase-apply').exists()
+
+
+def test_series_file(tmp_path):
+	"""A quilt-style series file gives the order, comments and all; a name
+	in it with no file is an error that names the line's patch."""
+	for n in ('0001-a.patch', '0002-b.patch'):
+		(tmp_path / n).write_text('')
+	(tmp_path / 'series').write_bytes(b'0002-b.patch # \xe9\n\n0001-a.patch\n')
+	assert tree.series(tmp_path) == [tmp_path / '0002-b.patch',
+					 tmp_path / '0001-a.patch']
+	(tmp_path / 'series').write_text('0001-a.patch\n0003-c.patch\n')
+	with pytest.raises(common.Error, match='names 0003-c.patch, which is '
+			   'not a file in'):
+		tree.series(tmp_path)

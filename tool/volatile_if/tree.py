@@ -122,9 +122,14 @@ def series(directory: Path) -> List[Path]:
 	'series' file if there is one, else its numbered *.patch files."""
 	listing = directory / 'series'
 	if listing.is_file():
-		names = [line.split('#')[0].strip()
-			 for line in listing.read_text().splitlines()]
-		return [directory / n for n in names if n]
+		names = [line.split('#')[0].strip() for line in
+			 listing.read_text(errors='replace').splitlines()]
+		patches = [directory / n for n in names if n]
+		for p in patches:
+			if not p.is_file():
+				raise Error(f'{listing} names {p.name}, which is not '
+					    f'a file in {directory}: fix that line')
+		return patches
 	return sorted(p for p in directory.glob('[0-9]*.patch')
 		      if not is_cover_letter(p))
 
@@ -143,6 +148,13 @@ def am(tree: Path, patches: Iterable[Path]) -> None:
 			run(['git', '-C', tree, 'am', '-q', '--committer-date-is-author-date',
 			     patch], env=env, what=f'git am {patch.name}')
 		except Error as e:
+			# No am in progress: git did not take the file for a patch
+			applying = git(tree, 'rev-parse', '--path-format=absolute',
+				       '--git-path', 'rebase-apply').strip()
+			if not Path(applying).is_dir():
+				raise Error(f'{patch} is not a patch git am can read: '
+					    'pass a folder of git format-patch '
+					    'output', e.details) from None
 			run(['git', '-C', tree, 'am', '--abort'], env=env)
 			raise Error(f'{patch} does not apply to {tree}', e.details) from None
 
