@@ -106,6 +106,22 @@ def test_bad_identity(tool, tmp_path):
 	tree = fake_kernel(tmp_path / 'linux')
 	one_line_error(tool('convert', '--tree', tree, '--out', tmp_path / 'o',
 				   '--identity', 'nobody'), 'Name <email>')
+	# one that git refuses, though it has the form: before any work
+	one_line_error(tool('convert', '--tree', tree, '--out', tmp_path / 'o',
+			    '--identity', '"" <a@b.org>'),
+		       'name consists only of disallowed characters',
+		       'fix --identity')
+	assert not (tmp_path / 'o').exists()
+
+
+def test_git_failure_says_why(tool, tmp_path):
+	"""A repository git cannot read: the line gives git's reason."""
+	tree = fake_kernel(tmp_path / 'linux')
+	shutil.rmtree(tree / '.git')
+	(tree / '.git').write_text(f'gitdir: {tmp_path / "gone"}\n')
+	one_line_error(tool('convert', '--tree', tree, '--out', tmp_path / 'o',
+			    '--identity', AUTHOR),
+		       'failed (exit 128): not a git repository')
 
 
 def without_git_identity(tmp_path):

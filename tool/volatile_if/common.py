@@ -149,6 +149,11 @@ def tail(text: str, lines: int = 20) -> str:
 	return '\n'.join(text.rstrip().splitlines()[-lines:])
 
 
+# How git says why it stopped ("fatal: detected dubious ownership in
+# repository at ..."): the reason a one-line error gives.
+_WHY = re.compile(r'^(?:fatal|error): (.+)$', re.M)
+
+
 def run(cmd: Sequence[Union[str, Path]], *, cwd: Optional[Path] = None,
 	env: Optional[dict] = None, what: Optional[str] = None,
 	log: Optional[Path] = None, timeout: Optional[float] = None,
@@ -156,7 +161,8 @@ def run(cmd: Sequence[Union[str, Path]], *, cwd: Optional[Path] = None,
 	"""Run @cmd (an argument list, never a shell string) with @stdin as
 	its input (else none), its output captured, or written to @log as it
 	comes so that long steps can be followed.  On failure raise Error
-	naming @what, with the end of the output as details."""
+	naming @what and the reason the program gave, if it gives one as git
+	does, with the end of the output as details."""
 	argv = [str(c) for c in cmd]
 	if log:
 		log.parent.mkdir(parents=True, exist_ok=True)
@@ -178,9 +184,11 @@ def run(cmd: Sequence[Union[str, Path]], *, cwd: Optional[Path] = None,
 	if log:
 		proc.stdout = log.read_text(errors='replace')
 	if proc.returncode:
+		why = _WHY.findall(proc.stdout)
+		because = f': {why[0]}' if why else ''
 		where = f'; full log in {log}' if log else ''
-		raise Error(f'{what or " ".join(argv)} failed '
-			    f'(exit {proc.returncode}){where}', tail(proc.stdout))
+		raise Error(f'{what or " ".join(argv)} failed (exit '
+			    f'{proc.returncode}){because}{where}', tail(proc.stdout))
 	return proc
 
 

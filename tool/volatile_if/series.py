@@ -6,6 +6,7 @@ Input: a worktree on the branch to commit to, the sites to convert, the
 report-only sites left for review.  Output: a directory of patches.
 """
 
+import os
 import re
 import subprocess
 from collections import OrderedDict
@@ -225,20 +226,27 @@ def identity_env(identity: str, date: str) -> Dict[str, str]:
 		raise Error(f'identity {identity!r} is not "Name <email>": '
 			    'fix --identity')
 	name, email = m.groups()
-	return {'GIT_AUTHOR_NAME': name, 'GIT_AUTHOR_EMAIL': email,
-		'GIT_COMMITTER_NAME': name, 'GIT_COMMITTER_EMAIL': email,
-		'GIT_AUTHOR_DATE': date, 'GIT_COMMITTER_DATE': date}
+	env = {'GIT_AUTHOR_NAME': name, 'GIT_AUTHOR_EMAIL': email,
+	       'GIT_COMMITTER_NAME': name, 'GIT_COMMITTER_EMAIL': email,
+	       'GIT_AUTHOR_DATE': date, 'GIT_COMMITTER_DATE': date}
+	# git has rules of its own (a name of quotes alone is none): ask it
+	# now, not at the first commit, minutes of scanning later.
+	proc = subprocess.run(['git', 'var', 'GIT_AUTHOR_IDENT'], text=True,
+			      env=dict(os.environ, **env), capture_output=True)
+	if proc.returncode:
+		why = (proc.stderr.strip().splitlines() or ['git refuses it'])[0]
+		raise Error(f'identity {identity!r}: {why.removeprefix("fatal: ")}: '
+			    'fix --identity')
+	return env
 
 
 def commit(worktree: Path, prefix: str, conversions: Sequence[Conversion],
 	   env: Dict[str, str], identity: str) -> None:
 	files = sorted({c.site.file for c in conversions})
 	run(['git', '-C', worktree, 'add', '-f', '--', *files], env=env)
-	proc = subprocess.run(['git', '-C', str(worktree), 'commit', '-q', '-F', '-'],
-			      input=message(prefix, conversions, identity),
-			      text=True, env=env, capture_output=True)
-	if proc.returncode:
-		raise Error(f'git commit for {prefix} failed', proc.stdout + proc.stderr)
+	run(['git', '-C', worktree, 'commit', '-q', '-F', '-'], env=env,
+	    stdin=message(prefix, conversions, identity),
+	    what=f'git commit for {prefix}')
 
 
 def cover_letter(conversions: Sequence[Conversion], review: Sequence[Site],
