@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from volatile_if import boot, common, convert
+from volatile_if import arches, boot, common, convert
 
 pytestmark = pytest.mark.unit
 
@@ -213,6 +213,20 @@ def test_qemu_missing(tool, tmp_path, pristine, a_patch):
 	one_line_error(tool('boot', '--patches', a_patch, '--arch', 'arm64',
 				   env=only(tmp_path, 'git', 'aarch64-linux-gnu-gcc')),
 		       'qemu-system-aarch64 not found', 'apt-get install qemu-system-arm')
+
+
+def test_all_wants_qemu_before_any_work(tool, tmp_path):
+	"""all boots last, after minutes of convert and check: QEMU is looked
+	for first, with every other program there."""
+	tree = fake_kernel(tmp_path / 'linux')
+	gccs = sorted({arches.get(a).gcc for a in arches.CHECK_ARCHES +
+		       arches.QEMU_ARCHES})
+	one_line_error(tool('all', '--tree', tree, '--out', tmp_path / 'o',
+			    '--identity', AUTHOR,
+			    env=only(tmp_path, 'git', 'perl', 'spatch', 'sparse',
+				     *gccs)),
+		       'qemu-system-x86_64 not found')
+	assert not (tmp_path / 'o').exists()
 
 
 def test_interrupt_leaves_tree_branch_and_output_alone(tool, tmp_path, pristine):

@@ -34,11 +34,17 @@ class ArchBoot:
 		return bad
 
 
+def require_tools(arch_names: Sequence[str] = arches.QEMU_ARCHES) -> None:
+	"""Every program boot() runs, so that a missing one fails before the
+	long steps."""
+	for name in arch_names:
+		kunit_qemu.require_tools(arches.get(name))
+
+
 def boot(kernel: Path, patches: Union[tree.Series, Sequence[Path]],
 	 arch_names: Sequence[str] = arches.QEMU_ARCHES) -> Dict[str, ArchBoot]:
 	kernel = tree.kernel_tree(kernel)
-	for name in arch_names:
-		kunit_qemu.require_tools(arches.get(name))
+	require_tools(arch_names)
 	wt = tree.series_tree(kernel, tree.numbered(patches))
 	runs = {}
 	for name in arch_names:

@@ -132,6 +132,14 @@ def build_objects(b: kbuild.KernelBuild, objects: Sequence[str]) -> Dict[str, st
 	return status
 
 
+def require_tools(kernel: Path, arch_names: Sequence[str]) -> None:
+	"""Every program check() runs, so that a missing one fails before
+	the long steps."""
+	require('sparse', 'sparse')
+	for name in arch_names:
+		build(kernel, arches.get(name)).compiler()
+
+
 def check(kernel: Path, patches: Union[tree.Series, Sequence[Path]],
 	  arch_names: Sequence[str] = arches.CHECK_ARCHES) -> CheckResult:
 	kernel = tree.kernel_tree(kernel)
@@ -139,10 +147,7 @@ def check(kernel: Path, patches: Union[tree.Series, Sequence[Path]],
 	if not numbered:
 		raise Error('no patches to check: run volatile-if convert first, '
 			    'or pass --patches DIR')
-	# Every tool first, so that a missing one fails before the long steps.
-	require('sparse', 'sparse')
-	for name in arch_names:
-		build(kernel, arches.get(name)).compiler()
+	require_tools(kernel, arch_names)
 	result = CheckResult()
 	wt = tree.series_tree(kernel, numbered)
 	for p in numbered:

@@ -164,7 +164,10 @@ def cmd_survey(args) -> int:
 
 
 def cmd_all(args) -> int:
-	kernel = args.tree or DEFAULT_TREE
+	kernel = tree.kernel_tree(args.tree or DEFAULT_TREE)
+	# check's and boot's programs too, before convert's minutes of work
+	check.require_tools(kernel, arches.CHECK_ARCHES)
+	boot.require_tools()
 	converted = convert.convert(kernel, args.out, args.identity, args.jobs)
 	patches = converted.series
 	assert patches is not None	# convert() fills it in
