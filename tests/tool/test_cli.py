@@ -215,6 +215,11 @@ def test_qemu_missing(tool, tmp_path, pristine, a_patch):
 		       'qemu-system-aarch64 not found', 'apt-get install qemu-system-arm')
 
 
+def test_sites_on_a_tso_architecture(tool):
+	one_line_error(tool('codegen', '--sites', '--arch', 'arm64', '--arch',
+			    'x86_64'), 'x86_64 is TSO', 'leave it out')
+
+
 def test_all_wants_qemu_before_any_work(tool, tmp_path):
 	"""all boots last, after minutes of convert and check: QEMU is looked
 	for first, with every other program there."""

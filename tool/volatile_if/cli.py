@@ -121,14 +121,19 @@ def cmd_boot(args) -> int:
 
 
 def cmd_codegen(args) -> int:
+	tso = [a for a in args.arch or () if a not in sites.WEAK]
+	if args.sites and tso:
+		raise Error(f'--sites checks the weakly ordered architectures '
+			    f'({", ".join(sites.WEAK)}); {", ".join(tso)} is TSO, '
+			    'where volatile_if() is a compiler barrier: leave it '
+			    'out')
 	patches = _patches(_series_dir(args)) if args.sites else tree.series(_series_dir(args))
 	worktree = tree.series_tree(tree.kernel_tree(args.tree or DEFAULT_TREE),
 				    patches)
 	result: Union[sites.SiteReport, corpus.Matrix]
 	if args.sites:
 		result = sites.run(worktree, patches,
-				   arch_names=[a for a in args.arch or sites.WEAK
-					       if a in sites.WEAK],
+				   arch_names=args.arch or sites.WEAK,
 				   compilers=args.cc or corpus.COMPILERS,
 				   variants=args.variant or ('if',))
 	else:
