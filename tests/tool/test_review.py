@@ -151,6 +151,42 @@ def test_decisions_file_round_trip(tmp_path):
 		review.Decisions(tmp_path)
 
 
+def test_decisions_where_they_cannot_be(tmp_path):
+	"""A decisions path that is a file, a verdict file that is a folder,
+	bytes that are not UTF-8: one line each, and nothing left behind."""
+	(tmp_path / 'file').write_text('')
+	with pytest.raises(review.Error, match='file is not a directory: pass '
+			   '--decisions DIR'):
+		review.Decisions(tmp_path / 'file')
+	with pytest.raises(review.Error, match='cannot make .*file/sub'):
+		review.Decisions(tmp_path / 'file' / 'sub').save()
+	(tmp_path / 'd' / 'accepted').mkdir(parents=True)
+	with pytest.raises(review.Error, match='accepted is a directory'):
+		review.Decisions(tmp_path / 'd')
+	(tmp_path / 'd' / 'accepted').rmdir()
+	d = review.Decisions(tmp_path / 'd')
+	(tmp_path / 'd' / 'dismissed').mkdir()
+	with pytest.raises(review.Error, match='cannot write .*dismissed'):
+		d.decide('a.c:f:y', 'hoisted-store-hazard', 'accepted', '')
+	assert sorted(p.name for p in (tmp_path / 'd').iterdir()) == \
+		['accepted', 'dismissed']
+	(tmp_path / 'd' / 'dismissed').rmdir()
+	(tmp_path / 'd' / 'accepted').write_bytes(b'site: a.c:f:y\nreason: caf\xe9\n')
+	with pytest.raises(review.Error, match='accepted: not UTF-8 .byte 25.'):
+		review.Decisions(tmp_path / 'd')
+
+
+def test_sites_json_with_a_wrong_type(tmp_path):
+	bad = tmp_path / 'sites.json'
+	bad.write_text(json.dumps({'sites': [{
+		'file': 'a.c', 'line': 'abc', 'idiom': 'hoisted-store-hazard',
+		'message': 'm', 'action': 'report', 'confidence': 'low',
+		'function': 'f', 'column': 0}]}))
+	with pytest.raises(review.Error, match="is not the output of .*"
+			   "site 'a.c':'abc'"):
+		review.sites_from_json(bad)
+
+
 def test_evidence_from_codegen_json(tmp_path):
 	path = tmp_path / 'codegen.json'
 	path.write_text(json.dumps({'sites': {'arch': 'arm64', 'sites': [

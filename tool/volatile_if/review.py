@@ -167,8 +167,13 @@ def _parse(path: Path, verdict: str) -> List[Decision]:
 				    record.get('kernel', '')))
 		record.clear()
 
+	try:
+		text = path.read_text()
+	except UnicodeDecodeError as e:
+		raise Error(f'{path}: not UTF-8 (byte {e.start}): fix the '
+			    'file') from None
 	last = None
-	for n, line in enumerate(path.read_text().splitlines(), 1):
+	for n, line in enumerate(text.splitlines(), 1):
 		if line.startswith('#'):
 			continue
 		if not line.strip():
@@ -197,8 +202,14 @@ class Decisions:
 		self.dir = Path(directory or os.environ.get('VOLATILE_IF_REVIEW')
 				or DECISIONS)
 		self.by_key: Dict[str, Decision] = {}
+		if self.dir.exists() and not self.dir.is_dir():
+			raise Error(f'{self.dir} is not a directory: pass '
+				    '--decisions DIR')
 		for verdict in VERDICTS:
 			path = self.dir / verdict
+			if path.is_dir():
+				raise Error(f'{path} is a directory, where the '
+					    f'{verdict} sites go: move it away')
 			if path.is_file():
 				for d in _parse(path, verdict):
 					self.by_key[d.key] = d
@@ -224,7 +235,11 @@ class Decisions:
 		return d
 
 	def save(self) -> None:
-		self.dir.mkdir(parents=True, exist_ok=True)
+		try:
+			self.dir.mkdir(parents=True, exist_ok=True)
+		except OSError as e:
+			raise Error(f'cannot make {self.dir} ({e.strerror}): pass '
+				    '--decisions DIR') from None
 		for verdict in VERDICTS:
 			blocks = [f'site: {d.key}\nidiom: {d.idiom}\n' +
 				  (f'reason: {d.reason}\n' if d.reason else '') +
@@ -235,8 +250,13 @@ class Decisions:
 				text += '\n' + '\n'.join(blocks)
 			path = self.dir / verdict
 			tmp = path.with_name(f'.{verdict}.tmp')
-			tmp.write_text(text)
-			os.replace(tmp, path)
+			try:
+				tmp.write_text(text)
+				os.replace(tmp, path)
+			except OSError as e:
+				tmp.unlink(missing_ok=True)
+				raise Error(f'cannot write {path} ({e.strerror}): '
+					    'pass --decisions DIR') from None
 
 
 @dataclass
@@ -328,6 +348,9 @@ def sites_from_json(path: Path) -> Tuple[Optional[Path], List[scan.Site]]:
 	try:
 		data = json.loads(Path(path).read_text())
 		sites = [scan.Site(**s) for s in data['sites']]
+		for s in sites:
+			if not (isinstance(s.file, str) and isinstance(s.line, int)):
+				raise TypeError(f'site {s.file!r}:{s.line!r}')
 	except (OSError, ValueError, KeyError, TypeError) as e:
 		raise Error(f'{path} is not the output of "volatile-if scan '
 			    f'--json" ({e})') from None
