@@ -2617,6 +2617,18 @@ def test_one_asm_is_not_enough_on_arm(codegen_tree):
 			(compiler, m.text())
 
 
+@pytest.mark.unit
+def test_no_kunit_sites_without_the_test(tmp_path):
+	"""A tree whose volatile_if() came without base-patch's KUnit test:
+	the series' sites alone, not a traceback."""
+	assert sites.kunit_sites(tmp_path) == []
+	(tmp_path / sites.KUNIT_FILE).parent.mkdir(parents=True)
+	(tmp_path / sites.KUNIT_FILE).write_text(
+		f'static void {sites.KUNIT_FUNCTIONS[0]}(int *a)\n{{\n'
+		'\tvolatile_if (READ_ONCE(*a))\n')
+	assert [s.line for s in sites.kunit_sites(tmp_path)] == [3]
+
+
 @pytest.mark.slow
 def test_kunit_sites(codegen_tree):
 	"""base-patch's litmus sites are guaranteed in the objects of the

@@ -134,8 +134,11 @@ def patch_sites(patch: Path) -> List[Site]:
 
 
 def kunit_sites(worktree: Path) -> List[Site]:
-	"""The volatile_if lines of KUNIT_FUNCTIONS in the KUnit test."""
+	"""The volatile_if lines of KUNIT_FUNCTIONS in the KUnit test; none
+	in a tree whose volatile_if() came without base-patch's test."""
 	sites, func = [], None
+	if not (worktree / KUNIT_FILE).is_file():
+		return []
 	for n, text in enumerate((worktree / KUNIT_FILE).read_text().splitlines(), 1):
 		m = re.match(r'^static \w+ (\w+)\(', text)
 		if m:
