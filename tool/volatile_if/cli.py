@@ -155,9 +155,11 @@ def cmd_survey(args) -> int:
 		       compilers=args.cc or survey.COMPILERS,
 		       opts=args.opt or tuple(survey.OPTS))
 	survey.require_tools(**options)
-	patches = _patches(_series_dir(args))
+	# The series tree first: a patch that does not apply stops the run
+	# before the scan's minutes.
+	worktree = tree.series_tree(kernel, _patches(_series_dir(args)))
 	found = scan.scan(kernel, jobs=args.jobs).sites
-	result = survey.run(tree.series_tree(kernel, patches), found,
+	result = survey.run(worktree, found,
 			    tree.git(kernel, 'rev-parse', 'HEAD').strip(), **options)
 	data = survey.brief(result.json())
 	if args.json:
