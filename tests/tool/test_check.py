@@ -143,6 +143,7 @@ def test_a_check_fails_on_any_finding():
 	assert ok.ok
 	for bad in (replace(ok, checkpatch={'0001.patch': replace(good, warnings=1)}),
 		    replace(ok, checkpatch={'0001.patch': replace(good, errors=1)}),
+		    replace(ok, checkpatch={'0001.patch': replace(good, checks=1)}),
 		    replace(ok, new_sparse={'lib/a.c': ['warning: x']}),
 		    replace(ok, builds={'lib/a.o': {'x86_64': 'lib/a.c:1:1: error: y'}})):
 		assert not bad.ok

@@ -45,7 +45,8 @@ class CheckResult:
 
 	@property
 	def ok(self) -> bool:
-		return (all(v.errors == 0 and v.warnings == 0
+		# checkpatch --strict's own verdict: a CHECK is a finding too
+		return (all(v.errors == v.warnings == v.checks == 0
 			    for v in self.checkpatch.values()) and
 			not any(self.new_sparse.values()) and
 			all(r in ('ok', NOT_BUILT) for row in self.builds.values()
