@@ -110,9 +110,9 @@ def worktree_for(kernel: Path) -> Path:
 
 
 def _rewriting(wt: Path) -> Path:
-	"""While this file is there, changes in @wt and its branches are
-	convert's own, left by a run that stopped before its commits; else
-	they are the user's, who may go on in @wt (convert --b4 says to)."""
+	"""While this file is there, changes in @wt are convert's own, left by
+	a run that stopped before its commits; else they are the user's, who
+	may go on in @wt (convert --b4 says to)."""
 	return wt.parent / f'{wt.name}.rewriting'
 
 
