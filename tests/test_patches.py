@@ -38,6 +38,18 @@ def test_checkpatch_strict(test_tree, patch):
 		verdict.output
 
 
+@pytest.mark.unit
+@pytest.mark.parametrize('patch', [
+	pytest.param(p, id=f'{p.parent.name}-{p.name[:4]}')
+	for d in sorted(common.BASE_PATCHES.iterdir()) if d.is_dir()
+	for p in tree.series(d)])
+def test_base_patch_deletes_nothing(patch):
+	"""The series adds volatile_if and its tools; no file of the kernel
+	goes (0012 once took the kernel's own four locks/ rules with it when
+	it added ours beside them)."""
+	assert '\ndeleted file mode ' not in patch.read_text()
+
+
 @pytest.mark.parametrize('patch', SERIES)
 def test_signed_off_and_explained(patch):
 	text = patch.read_text()
