@@ -9,7 +9,8 @@ import subprocess
 
 import pytest
 
-from volatile_if import arches, boot, common, convert
+from volatile_if import arches, boot, cli, common, convert, scan, tree
+from volatile_if.codegen import survey
 
 pytestmark = pytest.mark.unit
 
@@ -218,6 +219,27 @@ def test_qemu_missing(tool, tmp_path, pristine, a_patch):
 def test_sites_on_a_tso_architecture(tool):
 	one_line_error(tool('codegen', '--sites', '--arch', 'arm64', '--arch',
 			    'x86_64'), 'x86_64 is TSO', 'leave it out')
+
+
+def test_survey_applies_the_series_before_the_scan(tmp_path, monkeypatch):
+	"""A series that does not apply stops survey before its full-tree
+	scan, not after its minutes."""
+	tree_ = fake_kernel(tmp_path / 'linux')
+	(tmp_path / 'p').mkdir()
+	(tmp_path / 'p' / '0001-x.patch').write_text('x\n')
+	scanned = []
+
+	def bad_series(kernel, patches):
+		raise common.Error('0001-x.patch does not apply')
+	monkeypatch.setattr(survey, 'require_tools', lambda **options: None)
+	monkeypatch.setattr(tree, 'series_tree', bad_series)
+	monkeypatch.setattr(scan, 'scan', lambda *a, **k: scanned.append(a))
+	args = cli.parser().parse_args(['survey', '--tree', str(tree_),
+					'--patches', str(tmp_path / 'p'),
+					'--arch', 'arm64', '--cc', 'gcc'])
+	with pytest.raises(common.Error, match='does not apply'):
+		args.func(args)
+	assert scanned == []
 
 
 def test_all_wants_qemu_before_any_work(tool, tmp_path):
