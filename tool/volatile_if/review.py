@@ -485,6 +485,15 @@ q - quit; the decisions made so far are written already
 ? - this help'''
 
 
+# verdict -> (what to ask, whether an answer is needed)
+REASONS = {
+	'accepted': ('What does the dependency order (one line, for the '
+		     'commit message)? ', False),
+	'dismissed': ('Why is it not a control dependency to keep (one line, '
+		      'for the cover letter)? ', True),
+}
+
+
 def interactive(root: Path, sp: Split, decisions: Decisions,
 		evidence: Dict[Tuple[str, str], List[Verdict]],
 		read=input, out: TextIO = sys.stdout) -> Dict[str, int]:
@@ -497,6 +506,18 @@ def interactive(root: Path, sp: Split, decisions: Decisions,
 		out.flush()
 		return read(prompt).strip()
 
+	def reason(verdict: str) -> Optional[str]:
+		"""The reason for @verdict (REASONS), asked again while one is
+		needed and none given; None at the end of the input."""
+		question, needed = REASONS[verdict]
+		while True:
+			try:
+				why = ask(question)
+			except EOFError:
+				return None
+			if why or not needed:
+				return why
+
 	for n, s in enumerate(todo, 1):
 		key = sp.keys[s]
 		print(f'\n({n}/{len(todo)}) ' + describe(root, s, key, evidence), file=out)
@@ -505,25 +526,13 @@ def interactive(root: Path, sp: Split, decisions: Decisions,
 				answer = ask(f'({n}/{len(todo)}) Decide this site [a,d,s,q,?]? ').lower()
 			except EOFError:
 				answer = 'q'
-			if answer == 'a':
-				try:
-					why = ask('What does the dependency order (one line, '
-						  'for the commit message)? ')
-				except EOFError:
+			if answer in ('a', 'd'):
+				verdict = 'accepted' if answer == 'a' else 'dismissed'
+				why = reason(verdict)
+				if why is None:
 					return counts
-				decisions.decide(key, s.idiom, 'accepted', why, sp.kernel)
-				counts['accepted'] += 1
-				break
-			if answer == 'd':
-				why = ''
-				while not why:
-					try:
-						why = ask('Why is it not a control dependency to '
-							  'keep (one line, for the cover letter)? ')
-					except EOFError:
-						return counts
-				decisions.decide(key, s.idiom, 'dismissed', why, sp.kernel)
-				counts['dismissed'] += 1
+				decisions.decide(key, s.idiom, verdict, why, sp.kernel)
+				counts[verdict] += 1
 				break
 			if answer == 's':
 				counts['skipped'] += 1
