@@ -234,9 +234,10 @@ def test_convert_b4_on_a_small_kernel(tool, small_kernel, tmp_path):
 		assert diffs[2] == "the cover letter: b4 does not send to " \
 			"['new@example.org']"
 
-		# Run again: the branches move.  Then the submitter goes on on
-		# the b4 branch (b4 prep --edit-cover amends, a fix on top): a
-		# run that would reset it stops before any work.
+		# Run again: the branches are where the last run left them, and
+		# it goes on.  Then the submitter goes on on the b4 branch (b4
+		# prep --edit-cover amends, a fix on top): a run that would
+		# reset it stops before any work.
 		rerun = ('convert', '--tree', small_kernel, '--out', tmp_path / 'again',
 			 '--identity', IDENTITY, '--b4')
 		assert tool(*rerun, env=env).returncode == 0
