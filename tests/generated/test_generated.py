@@ -59,11 +59,33 @@ def test_recipients_come_from_the_code_not_the_words(folder):
 		assert 'palmer@dabbelt.com' not in headers, p.name
 
 
+MADE_ON = dict(common.table('linux-source'))
+
+
+@pytest.mark.unit
+def test_every_version_names_its_package():
+	"""scripts/setup installs, for each version it unpacks, the package
+	data/linux-source names, and base-patch/ has a folder for each."""
+	setup = (common.REPO / 'scripts' / 'setup').read_text()
+	versions = re.search(r'^(\S+)\) ;;$', setup, re.M).group(1).split('|')
+	assert sorted(MADE_ON) == sorted(versions) == \
+		sorted(p.name for p in common.BASE_PATCHES.iterdir() if p.is_dir())
+	assert all(re.fullmatch(rf'{re.escape(v)}\.\d+-\S+', MADE_ON[v])
+		   for v in MADE_ON), MADE_ON
+
+
 @pytest.mark.slow
 def test_regenerates_byte_for_byte(tool, pristine, tmp_path):
 	"""convert on the tree scripts/setup unpacked, signed by the example
 	identity, gives the committed files, byte for byte: the patches and
 	its list of what it wrote (convert.WRITTEN)."""
+	version = common.kernel_version(pristine)
+	source = tree.git(pristine, 'log', '-1', '--format=%s',
+			  tree.PRISTINE).strip()
+	assert source == f'Debian linux-source-{version} {MADE_ON[version]}', \
+		(f'{pristine} is "{source}", not the package generated-patches/'
+		 f'{version} was made from (tool/volatile_if/data/linux-source): '
+		 'make the series again on it and name its package there')
 	proc = tool('convert', '--tree', pristine, '--out', tmp_path,
 		    '--identity', convert.EXAMPLE_IDENTITY)
 	assert proc.returncode == 0, proc.stderr
