@@ -13,6 +13,21 @@ from volatile_if.common import Error
 
 
 @pytest.mark.unit
+def test_object_for_a_header(tmp_path, git):
+	"""A header's object is that of a .c file that includes it; a header
+	no .c file includes is an Error saying where to name one."""
+	git(tmp_path, 'init', '-q')
+	(tmp_path / 'lib').mkdir()
+	(tmp_path / 'lib' / 'x.c').write_text('#include <linux/x.h>\n')
+	git(tmp_path, 'add', '.')
+	assert kbuild.object_for(tmp_path, 'include/linux/x.h') == 'lib/x.o'
+	assert kbuild.object_for(tmp_path, 'lib/y.c') == 'lib/y.o'
+	with pytest.raises(Error, match='no .c file includes include/linux/y.h: '
+			   'name an object'):
+		kbuild.object_for(tmp_path, 'include/linux/y.h')
+
+
+@pytest.mark.unit
 def test_enables_reads_the_makefile_and_the_config(tmp_path):
 	(tmp_path / 'drivers' / 'irqchip').mkdir(parents=True)
 	(tmp_path / 'drivers' / 'irqchip' / 'Makefile').write_text(

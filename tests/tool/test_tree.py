@@ -50,6 +50,20 @@ def test_a_run_waits_while_another_makes_the_worktree(repo, tmp_path):
 	assert (made[0] / 'a').read_text() == '2\n'
 
 
+def test_a_branch_named_like_the_tag(repo, git):
+	"""A branch of the submitter's named pristine: git warns that the
+	name is ambiguous, on stderr, which is no part of the revision; the
+	tag, which git prefers, is the base."""
+	git(repo, 'tag', 'pristine')
+	git(repo, 'commit', '-q', '--allow-empty', '-m', 'mine')
+	git(repo, 'branch', 'pristine')
+	patches = sorted((repo / 'p').iterdir())
+	made = tree.scratch_worktree(repo, 'w', patches)
+	assert (made / 'a').read_text() == '2\n'
+	assert git(made, 'rev-parse', 'HEAD~1').strip() == \
+		git(repo, 'rev-parse', 'refs/tags/pristine').strip()
+
+
 def test_a_run_stops_for_other_patches_in_a_worktree_in_use(repo, tmp_path,
 							  another_run):
 	patches = sorted((repo / 'p').iterdir())

@@ -16,10 +16,9 @@ import email.utils
 import hashlib
 import json
 import re
-import subprocess
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple, cast
+from typing import Dict, List, Tuple, cast
 
 from . import convert, series, tree
 from .common import Error, require, run
@@ -75,15 +74,6 @@ def cover_message(subject: str, body: str, to: List[str], cc: List[str],
 		+ json.dumps(tracking, indent=2))
 
 
-def _git(worktree: Path, *args, env=None,
-	 stdin: Optional[str] = None) -> str:
-	proc = subprocess.run(['git', '-C', str(worktree), *args], input=stdin,
-			      text=True, capture_output=True, env=env)
-	if proc.returncode:
-		raise Error(f'git {args[0]} in {worktree} failed', proc.stdout + proc.stderr)
-	return proc.stdout
-
-
 def ensure_identity(worktree: Path, identity: str) -> bool:
 	"""b4 takes the submitter (From:, the envelope, what it leaves out of
 	Cc:) from git config user.name and user.email; when that is not
@@ -94,17 +84,12 @@ def ensure_identity(worktree: Path, identity: str) -> bool:
 	if not m:
 		raise Error(f'identity {identity!r} is not "Name <email>"')
 	name, mail = m.groups()
-	if (_config(worktree, 'user.name'), _config(worktree, 'user.email')) == (name, mail):
+	if (tree.config(worktree, 'user.name'), tree.config(worktree, 'user.email')) == (name, mail):
 		return False
-	_git(worktree, 'config', 'extensions.worktreeConfig', 'true')
-	_git(worktree, 'config', '--worktree', 'user.name', name)
-	_git(worktree, 'config', '--worktree', 'user.email', mail)
+	tree.git(worktree, 'config', 'extensions.worktreeConfig', 'true')
+	tree.git(worktree, 'config', '--worktree', 'user.name', name)
+	tree.git(worktree, 'config', '--worktree', 'user.email', mail)
 	return True
-
-
-def _config(worktree: Path, key: str) -> str:
-	return subprocess.run(['git', '-C', str(worktree), 'config', key],
-			      capture_output=True, text=True).stdout.strip()
 
 
 def prep(kernel: Path, worktree: Path, base: str, base_branch: str,
@@ -116,7 +101,7 @@ def prep(kernel: Path, worktree: Path, base: str, base_branch: str,
 	the branch."""
 	require('b4', 'b4')
 	branch = branch_name(kernel)
-	head = _git(worktree, 'rev-parse', 'HEAD').strip()
+	head = tree.git(worktree, 'rev-parse', 'HEAD').strip()
 	name = re.sub(r'\s*<.*', '', identity).strip()
 	subject, body, to, cc = read_cover(cover, name)
 	# b4 makes the change-id from the date, the name and randomness; here
@@ -132,18 +117,18 @@ def prep(kernel: Path, worktree: Path, base: str, base_branch: str,
 	# b4 finds the cover commit with git log --since=1.year: it gets the
 	# date of now, not the series' fixed one.
 	cover_env = {k: v for k, v in env.items() if k != 'GIT_COMMITTER_DATE'}
-	commits = _git(worktree, 'rev-list', '--reverse', f'{base}..{head}').split()
+	commits = tree.git(worktree, 'rev-list', '--reverse', f'{base}..{head}').split()
 	tree.check_branches(kernel, [branch], worktree)
 	# Made detached, the branch moved to it at the end: stopped half way,
 	# a run leaves the branch as it was.
-	_git(worktree, 'checkout', '-q', '--detach', base)
-	_git(worktree, 'commit', '-q', '--allow-empty', '--no-verify', '-F', '-',
-	     env=cover_env, stdin=cover_message(subject, body, to, cc, tracking))
+	tree.git(worktree, 'checkout', '-q', '--detach', base)
+	tree.git(worktree, 'commit', '-q', '--allow-empty', '--no-verify', '-F', '-',
+		 env=cover_env, stdin=cover_message(subject, body, to, cc, tracking))
 	if commits:
-		_git(worktree, 'cherry-pick', '--allow-empty', *commits, env=cover_env)
-	tree.made_branches(kernel, {branch: _git(worktree, 'rev-parse', 'HEAD').strip()})
-	_git(worktree, 'checkout', '-q', branch)
-	_git(worktree, 'config', f'branch.{branch}.b4-prep-cover-strategy', 'commit')
+		tree.git(worktree, 'cherry-pick', '--allow-empty', *commits, env=cover_env)
+	tree.made_branches(kernel, {branch: tree.git(worktree, 'rev-parse', 'HEAD').strip()})
+	tree.git(worktree, 'checkout', '-q', branch)
+	tree.git(worktree, 'config', f'branch.{branch}.b4-prep-cover-strategy', 'commit')
 	ensure_identity(worktree, identity)
 	return branch
 
@@ -261,7 +246,7 @@ def after_convert(kernel: Path, result, identity: str = '') -> str:
 	kernel = tree.kernel_tree(kernel)
 	identity = convert.signer(kernel, identity)
 	base_branch = convert.branches(kernel)[0]
-	base = _git(result.worktree, 'rev-parse', base_branch).strip()
+	base = tree.git(result.worktree, 'rev-parse', base_branch).strip()
 	env = series.identity_env(identity, convert.DATE)
 	branch = prep(kernel, result.worktree, base, base_branch,
 		      result.patches[0], identity, env)

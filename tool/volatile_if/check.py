@@ -17,15 +17,15 @@ from typing import Dict, List, Sequence, Tuple, Union
 
 from . import arches, checkpatch, kbuild, tree
 from .checkpatch import Verdict
-from .common import Error, progress, require, run
+from .common import Error, progress, require
 
 NOT_BUILT = 'n/a'
 
 
 def touched_files(worktree: Path, count: int) -> List[str]:
 	"""The .c and .h files changed by the last @count commits."""
-	out = run(['git', '-C', worktree, 'diff', '--name-only', f'HEAD~{count}',
-		   'HEAD', '--', '*.c', '*.h']).stdout
+	out = tree.git(worktree, 'diff', '--name-only', f'HEAD~{count}', 'HEAD',
+		       '--', '*.c', '*.h')
 	return sorted(out.split())
 
 

@@ -157,13 +157,16 @@ _WHY = re.compile(r'^(?:fatal|error): (.+)$', re.M)
 def run(cmd: Sequence[Union[str, Path]], *, cwd: Optional[Path] = None,
 	env: Optional[dict] = None, what: Optional[str] = None,
 	log: Optional[Path] = None, timeout: Optional[float] = None,
-	stdin: Optional[str] = None) -> subprocess.CompletedProcess:
+	stdin: Optional[str] = None,
+	apart: bool = False) -> subprocess.CompletedProcess:
 	"""Run @cmd (an argument list, never a shell string) with @stdin as
 	its input (else none), its output captured, or written to @log as it
-	comes so that long steps can be followed.  On failure raise Error
-	naming @what and the reason the program gave, if it gives one as git
-	does, with the end of the output as details."""
+	comes so that long steps can be followed.  What it writes to stderr is
+	in the output too, unless @apart (in .stderr then: output to parse).
+	On failure raise Error naming @what and the reason the program gave,
+	if it gives one as git does, with the end of the output as details."""
 	argv = [str(c) for c in cmd]
+	assert not (log and apart)
 	if log:
 		log.parent.mkdir(parents=True, exist_ok=True)
 	try:
@@ -173,7 +176,8 @@ def run(cmd: Sequence[Union[str, Path]], *, cwd: Optional[Path] = None,
 				stdin=None if stdin is not None else
 				subprocess.DEVNULL,
 				stdout=sink if log else subprocess.PIPE,
-				stderr=subprocess.STDOUT, text=True,
+				stderr=subprocess.PIPE if apart else
+				subprocess.STDOUT, text=True,
 				errors='replace', timeout=timeout)
 	except FileNotFoundError:
 		raise Error(f'{argv[0]} not found (run scripts/setup)') \
@@ -184,12 +188,37 @@ def run(cmd: Sequence[Union[str, Path]], *, cwd: Optional[Path] = None,
 	if log:
 		proc.stdout = log.read_text(errors='replace')
 	if proc.returncode:
-		why = _WHY.findall(proc.stdout)
+		said = (proc.stderr or '') + proc.stdout
+		why = _WHY.findall(said)
 		because = f': {why[0]}' if why else ''
 		where = f'; full log in {log}' if log else ''
 		raise Error(f'{what or " ".join(argv)} failed (exit '
-			    f'{proc.returncode}){because}{where}', tail(proc.stdout))
+			    f'{proc.returncode}){because}{where}', tail(said))
 	return proc
+
+
+def git(repo: Path, *args: str, what: str = '', env: Optional[dict] = None,
+	stdin: Optional[str] = None) -> str:
+	"""The output of git -C @repo @args, without what git writes to stderr
+	("warning: refname 'pristine' is ambiguous." is no revision); on
+	failure an Error with git's reason."""
+	return run(['git', '-C', repo, *args], what=what or f'git {args[0]}',
+		   env=env, stdin=stdin, apart=True).stdout
+
+
+def git_or_none(repo: Path, *args: str) -> Optional[str]:
+	"""The output of git -C @repo @args, or None where git exits non-zero:
+	for the commands whose exit status is the answer (config of a key
+	that is not set, rev-parse --verify, a grep that finds nothing).
+	Names that are not UTF-8 come back as surrogate escapes."""
+	try:
+		proc = subprocess.run(['git', '-C', str(repo), *args],
+				      stdin=subprocess.DEVNULL,
+				      capture_output=True, text=True,
+				      errors='surrogateescape')
+	except FileNotFoundError:
+		raise Error('git not found (run scripts/setup)') from None
+	return None if proc.returncode else proc.stdout
 
 
 def progress(message: str) -> None:

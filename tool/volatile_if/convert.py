@@ -14,7 +14,6 @@ convert's branches since it left them there.
 import hashlib
 import os
 import shutil
-import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,9 +44,7 @@ def signer(kernel: Path, given: str = '') -> str:
 	if given:
 		series.identity_env(given, DATE)
 		return given
-	name, mail = (subprocess.run(['git', '-C', str(kernel), 'config', key],
-				     capture_output=True, text=True).stdout.strip()
-		      for key in ('user.name', 'user.email'))
+	name, mail = (tree.config(kernel, key) for key in ('user.name', 'user.email'))
 	if not (name and mail):
 		raise Error('no one to sign the patches: pass --identity '
 			    '"Name <mail>", or set user.name and user.email with '

@@ -8,13 +8,13 @@ a parser: it is ctext's bracket matching and a few patterns, and where it
 finds nothing it says so rather than guess."""
 
 import re
-import subprocess
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import ctext
+from .common import git_or_none
 
 # Loads of shared memory, by the call that makes them.  local_read() is
 # not one: a local_t is only written by its own CPU.
@@ -149,10 +149,9 @@ class Definitions:
 		if local:
 			return self._search(name, files)
 		where = ['include/'] + ([str(Path(near).parent) + '/'] if near else [])
-		proc = subprocess.run(
-			['git', '-C', str(self.tree), 'grep', '-l', '-w', '-F', name,
-			 '--', *where], capture_output=True, text=True)
-		files += sorted((f for f in proc.stdout.split() if f != near),
+		found = git_or_none(self.tree, 'grep', '-l', '-w', '-F', name,
+				    '--', *where) or ''
+		files += sorted((f for f in found.split() if f != near),
 				key=lambda f: (not f.startswith('include/linux/'), f))
 		return self._search(name, files[:20])
 

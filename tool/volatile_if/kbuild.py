@@ -10,7 +10,8 @@ from typing import Dict, List, Optional, Sequence
 
 from . import arches
 from .common import (BUILD, CONFIGS, Error, build_jobs, ccache_env,
-		     compiler_vars, progress, require, run, table)
+		     compiler_vars, git, git_or_none, progress, require, run,
+		     table)
 
 OUT = BUILD / 'out'
 # What the check builds add to the defconfig; codegen's builds start from it.
@@ -98,7 +99,7 @@ class KernelBuild:
 			   what=f'[{self.label}] make {" ".join(targets)}')
 
 	def _key(self) -> str:
-		head = run(['git', '-C', self.tree, 'rev-parse', 'HEAD']).stdout
+		head = git(self.tree, 'rev-parse', 'HEAD')
 		text = '\0'.join((self.base, self.fragment, head, str(self.llvm)) +
 				 ((self.wanted,) if self.wanted else ()))
 		return hashlib.sha256(text.encode()).hexdigest()
@@ -213,8 +214,8 @@ def object_for(worktree: Path, path: str) -> str:
 	if path in HEADER_OBJECTS:
 		return HEADER_OBJECTS[path]
 	name = re.sub(r'^include/', '', path)
-	users = run(['git', '-C', worktree, 'grep', '-l', f'#include <{name}>',
-		     '--', '*.c']).stdout.split()
+	users = (git_or_none(worktree, 'grep', '-l', '-F', f'#include <{name}>',
+			     '--', '*.c') or '').split()
 	if not users:
 		raise Error(f'no .c file includes {path}: name an object that uses it '
 			    'in tool/volatile_if/data/header-objects')

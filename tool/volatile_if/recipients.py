@@ -5,12 +5,11 @@ volatile_if()'s semantics), and the To:/Cc: headers that say so."""
 
 import os
 import re
-import subprocess
 import tempfile
 from pathlib import Path
 from typing import List, Sequence, Tuple
 
-from .common import run
+from .common import git_or_none, run
 
 
 LKMM_ENTRY = 'LINUX KERNEL MEMORY CONSISTENCY MODEL (LKMM)'
@@ -65,9 +64,8 @@ def diff_of(patch: str) -> str:
 def has_history(tree: Path) -> bool:
 	"""Whether @tree's repository has history for get_maintainer.pl --git
 	to read (more than the one commit scripts/setup makes)."""
-	proc = subprocess.run(['git', '-C', str(tree), 'rev-list', '--count',
-			       '--max-count=2', 'HEAD'], capture_output=True, text=True)
-	return proc.returncode == 0 and proc.stdout.strip() == '2'
+	count = git_or_none(tree, 'rev-list', '--count', '--max-count=2', 'HEAD')
+	return (count or '').strip() == '2'
 
 
 def maintainers(tree: Path, patches: Sequence[Path],

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from . import ctext
-from .common import COCCI, Error, progress, require
+from .common import COCCI, Error, git_or_none, progress, require
 
 IDIOMS = ('acquire-in-branch', 'acquire-early-exit', 'acquire-loop-exit',
 	  'orphan-acquire', 'hoisted-store-hazard', 'documented-ctrl-dep')
@@ -245,9 +245,8 @@ def _relative(path: str, root: Path) -> str:
 
 def _git_top(path: Path) -> Optional[Path]:
 	"""The top of the git work tree @path is in, or None."""
-	proc = subprocess.run(['git', '-C', str(path), 'rev-parse', '--show-toplevel'],
-			      capture_output=True, text=True)
-	return Path(proc.stdout.strip()).resolve() if proc.returncode == 0 else None
+	top = git_or_none(path, 'rev-parse', '--show-toplevel')
+	return Path(top.strip()).resolve() if top is not None else None
 
 
 def _git_files(top: Path, bases: Sequence[Path]) -> Optional[List[Path]]:
@@ -258,13 +257,11 @@ def _git_files(top: Path, bases: Sequence[Path]) -> Optional[List[Path]]:
 	for b in bases:
 		rel = b.relative_to(top).as_posix()
 		specs += [f'*.{e}' if rel == '.' else f'{rel}/*.{e}' for e in 'ch']
-	proc = subprocess.run(['git', '-C', str(top), 'ls-files', '-z', '--cached',
-			       '--others', '--exclude-standard', '--', *specs],
-			      capture_output=True)
-	if proc.returncode:
+	names = git_or_none(top, 'ls-files', '-z', '--cached', '--others',
+			    '--exclude-standard', '--', *specs)
+	if names is None:
 		return None
-	names = proc.stdout.decode(errors='surrogateescape').split('\0')
-	return [top / f for f in names if f]
+	return [top / f for f in names.split('\0') if f]
 
 
 def candidate_files(root: Path, paths: Sequence[Path] = ()) -> List[str]:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Dict, List, Sequence, Tuple
 
 from . import recipients
-from .common import Error, run, table
+from .common import Error, git, table
 from .facts import Facts, names
 from .review import Decision
 from .scan import Site
@@ -243,8 +243,8 @@ def identity_env(identity: str, date: str) -> Dict[str, str]:
 def commit(worktree: Path, prefix: str, conversions: Sequence[Conversion],
 	   env: Dict[str, str], identity: str) -> None:
 	files = sorted({c.site.file for c in conversions})
-	run(['git', '-C', worktree, 'add', '-f', '--', *files], env=env)
-	run(['git', '-C', worktree, 'commit', '-q', '-F', '-'], env=env,
+	git(worktree, 'add', '-f', '--', *files, env=env)
+	git(worktree, 'commit', '-q', '-F', '-', env=env,
 	    stdin=message(prefix, conversions, identity),
 	    what=f'git commit for {prefix}')
 
@@ -310,9 +310,8 @@ def format_patches(worktree: Path, base: str, out: Path, env: Dict[str, str],
 		   cover: Tuple[str, str]) -> List[Path]:
 	"""git format-patch base..HEAD with a cover letter into @out (a new,
 	empty directory), recipients from get_maintainer.pl."""
-	run(['git', '-C', worktree, 'format-patch', '-q', '--cover-letter',
-	     '--no-signature', '--zero-commit', '-o', out, f'{base}..HEAD'],
-	    env=env, what='git format-patch')
+	git(worktree, 'format-patch', '-q', '--cover-letter', '--no-signature',
+	    '--zero-commit', '-o', str(out), f'{base}..HEAD', env=env)
 	patches = sorted(out.glob('*.patch'))
 	letter, numbered = patches[0], patches[1:]
 	subject, body = cover

@@ -8,13 +8,12 @@ import fcntl
 import hashlib
 import os
 import re
-import subprocess
 from pathlib import Path
 from dataclasses import dataclass
 from typing import (Callable, Dict, Iterable, List, Optional, Sequence,
 		    Tuple, Union)
 
-from .common import BUILD, Error, base_patch, progress, run
+from .common import BUILD, Error, base_patch, git, git_or_none, progress
 
 PRISTINE = 'pristine'
 WORK = BUILD / 'work'
@@ -24,12 +23,6 @@ _COMMITTER = {
 	'GIT_COMMITTER_NAME': 'volatile-if',
 	'GIT_COMMITTER_EMAIL': 'volatile-if@localhost',
 }
-
-
-def git(tree: Path, *args: str, what: str = '',
-	env: Optional[dict] = None, stdin: Optional[str] = None) -> str:
-	return run(['git', '-C', tree, *args], what=what or f'git {args[0]}',
-		   env=env, stdin=stdin).stdout
 
 
 def kernel_tree(path: Path) -> Path:
@@ -47,6 +40,11 @@ def kernel_tree(path: Path) -> Path:
 	return path
 
 
+def config(repo: Path, key: str) -> str:
+	"""git config's value of @key in @repo, '' where it is not set."""
+	return (git_or_none(repo, 'config', key) or '').strip()
+
+
 def is_dirty(tree: Path) -> bool:
 	"""Whether @tree has uncommitted changes to tracked files."""
 	return bool(git(tree, 'status', '--porcelain', '--untracked-files=no'))
@@ -55,8 +53,8 @@ def is_dirty(tree: Path) -> bool:
 def changed_files(tree: Path, rev: str) -> List[str]:
 	"""The .c and .h files of @tree that differ between @rev and its work
 	tree (for a clean tree, @rev..HEAD) and still exist, sorted."""
-	out = run(['git', '-C', tree, 'diff', '--name-only', rev, '--', '*.c', '*.h'],
-		  what=f'git diff {rev} (is it a revision of {tree}?)').stdout
+	out = git(tree, 'diff', '--name-only', rev, '--', '*.c', '*.h',
+		  what=f'git diff {rev} (is it a revision of {tree}?)')
 	return sorted(f for f in out.split() if (Path(tree) / f).is_file())
 
 
@@ -145,8 +143,8 @@ def am(tree: Path, patches: Iterable[Path]) -> None:
 	env = dict(os.environ, **_COMMITTER)
 	for patch in patches:
 		try:
-			run(['git', '-C', tree, 'am', '-q', '--committer-date-is-author-date',
-			     patch], env=env, what=f'git am {patch.name}')
+			git(tree, 'am', '-q', '--committer-date-is-author-date',
+			    str(patch), env=env, what=f'git am {patch.name}')
 		except Error as e:
 			# No am in progress: git did not take the file for a patch
 			applying = git(tree, 'rev-parse', '--path-format=absolute',
@@ -155,7 +153,7 @@ def am(tree: Path, patches: Iterable[Path]) -> None:
 				raise Error(f'{patch} is not a patch git am can read: '
 					    'pass a folder of git format-patch '
 					    'output', e.details) from None
-			run(['git', '-C', tree, 'am', '--abort'], env=env)
+			git(tree, 'am', '--abort', env=env)
 			raise Error(f'{patch} does not apply to {tree}', e.details) from None
 
 
@@ -175,9 +173,8 @@ MADE = 'refs/volatile-if/made/'
 
 def _commit(tree: Path, ref: str) -> str:
 	"""The commit @ref names in @tree, '' if there is no such ref."""
-	return subprocess.run(['git', '-C', str(tree), 'rev-parse', '-q',
-			       '--verify', f'{ref}^{{commit}}'],
-			      capture_output=True, text=True).stdout.strip()
+	return (git_or_none(tree, 'rev-parse', '-q', '--verify',
+			    f'{ref}^{{commit}}') or '').strip()
 
 
 def check_branches(tree: Path, branches: Sequence[str], own: Path) -> None:
@@ -213,8 +210,8 @@ def made_branches(tree: Path, tips: Dict[str, str]) -> None:
 
 def has_volatile_if(tree: Path, rev: str = 'HEAD') -> bool:
 	"""Whether @rev of @tree has the base patch already."""
-	barrier = run(['git', '-C', tree, 'show', f'{rev}:include/asm-generic/barrier.h'],
-		      what='git show barrier.h').stdout
+	barrier = git(tree, 'show', f'{rev}:include/asm-generic/barrier.h',
+		      what='git show barrier.h')
 	return '#define volatile_if(' in barrier
 
 
