@@ -116,24 +116,49 @@ def test_no_worktree_without_room_for_its_files(tmp_path, monkeypatch, git):
 
 def test_branches_move_only_where_the_tool_left_them(repo, tmp_path, git):
 	"""A branch of the tool's that someone moved, or checked out in
-	another worktree, is theirs: check_branches() stops the run."""
+	another worktree, is theirs: check_branches() stops the run, and
+	made_branches() checks again before it moves one."""
 	own = tmp_path / 'own'
 	base = git(repo, 'rev-parse', 'HEAD').strip()
-	tree.check_branches(repo, ['t/x'], own)          # not there yet
-	tree.made_branches(repo, {'t/x': base})
+	assert tree.check_branches(repo, ['t/x'], own) == {'t/x': ''}
+	tree.made_branches(repo, {'t/x': base}, own)
 	assert git(repo, 'rev-parse', 't/x').strip() == base
-	tree.check_branches(repo, ['t/x'], own)
+	assert tree.check_branches(repo, ['t/x'], own) == {'t/x': base}
 	git(repo, 'commit', '-q', '--allow-empty', '-m', 'mine')
-	git(repo, 'branch', '-f', 't/x', 'HEAD')
-	with pytest.raises(common.Error, match='branch t/x of .* is not where '
-			   'this tool left it'):
+	mine = git(repo, 'rev-parse', 'HEAD').strip()
+	git(repo, 'branch', '-f', 't/x', mine)
+	moved = 'branch t/x of .* is not where this tool left it'
+	with pytest.raises(common.Error, match=moved):
 		tree.check_branches(repo, ['t/y', 't/x'], own)
-	tree.made_branches(repo, {'t/x': base})
+	with pytest.raises(common.Error, match=moved):
+		tree.made_branches(repo, {'t/x': base}, own)
+	assert git(repo, 'rev-parse', 't/x').strip() == mine
+	git(repo, 'branch', '-D', '-q', 't/x')
+	tree.made_branches(repo, {'t/x': base}, own)
 	git(repo, 'worktree', 'add', '-q', str(tmp_path / 'other'), 't/x')
 	with pytest.raises(common.Error, match='branch t/x is checked out in '
 			   f'{tmp_path / "other"}'):
 		tree.check_branches(repo, ['t/x'], own)
 	tree.check_branches(repo, ['t/x'], tmp_path / 'other')
+
+
+def test_a_branch_moved_while_it_is_made(repo, tmp_path, git, monkeypatch):
+	"""A commit on the branch between made_branches()' check and its
+	update: git refuses the transaction, and the commit stays."""
+	own = tmp_path / 'own'
+	base = git(repo, 'rev-parse', 'HEAD').strip()
+	tree.made_branches(repo, {'t/x': base}, own)
+	checked = tree.check_branches
+
+	def check_then_commit(*args):
+		tips = checked(*args)
+		git(repo, 'commit', '-q', '--allow-empty', '-m', 'mine')
+		git(repo, 'branch', '-f', 't/x', 'HEAD')
+		return tips
+	monkeypatch.setattr(tree, 'check_branches', check_then_commit)
+	with pytest.raises(common.Error, match='update-ref failed .*t/x'):
+		tree.made_branches(repo, {'t/x': base}, own)
+	assert git(repo, 'log', '-1', '--format=%s', 't/x').strip() == 'mine'
 
 
 def test_am_says_which_patch_and_why(repo, tmp_path, git):

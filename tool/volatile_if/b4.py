@@ -126,7 +126,8 @@ def prep(kernel: Path, worktree: Path, base: str, base_branch: str,
 		 env=cover_env, stdin=cover_message(subject, body, to, cc, tracking))
 	if commits:
 		tree.git(worktree, 'cherry-pick', '--allow-empty', *commits, env=cover_env)
-	tree.made_branches(kernel, {branch: tree.git(worktree, 'rev-parse', 'HEAD').strip()})
+	tip = tree.git(worktree, 'rev-parse', 'HEAD').strip()
+	tree.made_branches(kernel, {branch: tip}, worktree)
 	tree.git(worktree, 'checkout', '-q', branch)
 	tree.git(worktree, 'config', f'branch.{branch}.b4-prep-cover-strategy', 'commit')
 	ensure_identity(worktree, identity)

@@ -236,7 +236,7 @@ def convert(kernel: Path, out: Optional[Path], identity: str = '',
 	base_branch, _ = branches(kernel)
 	tree.made_branches(kernel, {
 		base_branch: base,
-		branch: tree.git(wt, 'rev-parse', 'HEAD').strip()})
+		branch: tree.git(wt, 'rev-parse', 'HEAD').strip()}, wt)
 	tree.git(wt, 'checkout', '-q', branch)
 	_rewriting(wt).unlink()
 	# Write the series aside first, so an interrupted run leaves @out as

@@ -177,10 +177,11 @@ def _commit(tree: Path, ref: str) -> str:
 			    f'{ref}^{{commit}}') or '').strip()
 
 
-def check_branches(tree: Path, branches: Sequence[str], own: Path) -> None:
+def check_branches(tree: Path, branches: Sequence[str],
+		   own: Path) -> Dict[str, str]:
 	"""An Error if one of @branches of @tree is checked out in a worktree
 	but @own, or is at a commit this tool did not leave it at
-	(made_branches())."""
+	(made_branches()); else the commit of each, '' for none."""
 	for block in git(tree, 'worktree', 'list', '--porcelain').split('\n\n'):
 		lines = block.splitlines()
 		if not lines or lines[0] == f'worktree {own}':
@@ -190,22 +191,31 @@ def check_branches(tree: Path, branches: Sequence[str], own: Path) -> None:
 				raise Error(f'branch {b} is checked out in '
 					    f'{lines[0].split(" ", 1)[1]}: check out '
 					    'another branch there first')
-	for b in branches:
-		tip = _commit(tree, f'refs/heads/{b}')
+	tips = {b: _commit(tree, f'refs/heads/{b}') for b in branches}
+	for b, tip in tips.items():
 		if tip and tip != _commit(tree, MADE + b):
 			raise Error(f'branch {b} of {tree} is not where this tool '
 				    'left it (a commit of yours?): rename it (git '
 				    f'branch -m {b} {b}-mine) or delete it, then run '
 				    'again (nothing was changed)')
+	return tips
 
 
-def made_branches(tree: Path, tips: Dict[str, str]) -> None:
+def made_branches(tree: Path, tips: Dict[str, str], own: Path) -> None:
 	"""Point each branch of @tips at its commit, and note that this tool
 	left it there, in one transaction: an interrupted run leaves both as
-	they were."""
-	git(tree, 'update-ref', '--stdin', stdin=''.join(
-		f'update refs/heads/{b} {c}\nupdate {MADE}{b} {c}\n'
-		for b, c in tips.items()))
+	they were.  The branches are checked again first (check_branches()),
+	since a run takes minutes, and git refuses the transaction if one
+	moves in between."""
+	was = check_branches(tree, list(tips), own)
+	try:
+		git(tree, 'update-ref', '--stdin', stdin=''.join(
+			(f'update refs/heads/{b} {c} {was[b]}\n' if was[b] else
+			 f'create refs/heads/{b} {c}\n') +
+			f'update {MADE}{b} {c}\n' for b, c in tips.items()))
+	except Error as e:
+		raise Error(f'{e}: no branch was moved; run again',
+			    e.details) from None
 
 
 def has_volatile_if(tree: Path, rev: str = 'HEAD') -> bool:
