@@ -160,6 +160,44 @@ def test_arm_predicated_store():
 
 
 @pytest.mark.unit
+def test_arm_predicated_store_of_a_constant():
+	"""A store whose value and address owe nothing to the load, made
+	under a condition code that does: ordered by the condition alone."""
+	listing = '''
+	00000000 <cg_article_basic>:
+	   0:	ldr	r3, [r0]
+	   4:	mov	r2, #1
+	   8:	cmp	r3, #0
+	   c:	strne	r2, [r1]
+	  10:	bx	lr
+	'''
+	v = analyse('arm', listing, 'cg_article_basic', 0, 0x14)
+	assert [(s.addr, s.status) for s in v.stores] == [(0xc, 'pred')]
+	unconditional = listing.replace('strne', 'str')
+	v = analyse('arm', unconditional, 'cg_article_basic', 0, 0x14)
+	assert [(s.addr, s.status) for s in v.stores] == [(0xc, 'broken')]
+
+
+@pytest.mark.unit
+def test_defs_tested_look_past_a_predicated_def():
+	"""if (a == 0 || b == 1): the cmpne sets the flags only where the
+	cmp found a != 0, so both decide the beq."""
+	g = graph_of('arm', '''
+	Disassembly of section .text:
+
+	00000000 <f>:
+	   0:	ldr	r3, [r0]
+	   4:	ldr	r2, [r1]
+	   8:	cmp	r3, #0
+	   c:	cmpne	r2, #1
+	  10:	beq	18 <f+0x18>
+	  14:	bx	lr
+	  18:	bx	lr
+	''', 'f', 0x1c)
+	assert [g.insns[n].addr for n in ctrldep.defs_tested(g, 4)] == [0x8, 0xc]
+
+
+@pytest.mark.unit
 def test_arm_ldrd_pair_and_orrs():
 	# volatile_if (u64 & (1ULL << 40)): the high half is the second register
 	listing = '''
@@ -1046,6 +1084,23 @@ def test_x86_tso_only_asks_for_the_order():
 	('x86_64', 'xor', '%eax,%eax', dict(defs={'rax', 'flags'}, uses=set())),
 	('x86_64', 'lock', 'addl $0x0,-0x4(%rsp)', dict(fence=True, store=True)),
 	('x86_64', 'add', '%eax,(%rdx)', dict(load=True, store=True, values={'rax'})),
+	('x86_64', 'lea', '0x4(%rdi),%rax', dict(defs={'rax'}, uses={'rdi'},
+						load=False)),
+	('x86_64', 'cmovne', '%edx,%eax', dict(defs={'rax'},
+					       uses={'rax', 'rdx', 'flags'})),
+	('x86_64', 'mfence', '', dict(fence=True)),
+	('riscv', 'fence.tso', '', dict(fence=True)),
+	('riscv', 'sc.w', 'a5,a4,(a0)', dict(defs={'a5'}, values={'a4'},
+					     store=True, load=False)),
+	('riscv', 'jr', 'ra', dict(flow='ret')),
+	('riscv', 'jr', 'a5', dict(flow='indirect')),
+	('powerpc', 'isel', 'r9,r10,r9,30', dict(uses={'r9', 'r10', 'cr7'})),
+	('powerpc', 'isel', 'r9,r10,r9,2', dict(uses={'r9', 'r10', 'cr0'})),
+	('arm', 'mov', 'pc, lr', dict(flow='ret')),
+	('arm', 'popne', '{r4, r5}', dict(predicated=True, cond={'flags'},
+					  loaded={'r4', 'r5'})),
+	('arm', 'ldm', 'r3, {r4, r5}', dict(defs=set(), loaded={'r4', 'r5'})),
+	('arm', 'ldmia', 'r3!, {r4, r5}', dict(defs={'r3'})),
 ])
 def test_decoder(arch, mnemonic, operands, expect):
 	sem = isa.decoder(arches.get(arch).isa).decode(
@@ -1053,6 +1108,27 @@ def test_decoder(arch, mnemonic, operands, expect):
 	for key, value in expect.items():
 		got = getattr(sem, key)
 		assert (set(got) if isinstance(got, frozenset) else got) == value, key
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize('reloc,where', [
+	# x86: the addend is from the 4-byte operand's start, the jump from
+	# its end
+	(('R_X86_64_PLT32', 'foo-0x4'), ('.text', 0x40)),
+	(('R_X86_64_PC32', '.text+0x3c'), ('.text', 0x40)),
+	(('R_X86_64_PC32', '.text.unlikely+0x10'), ('.text.unlikely', 0x14)),
+	(('R_AARCH64_CALL26', 'foo'), ('.text', 0x40)),
+	(('R_AARCH64_JUMP26', '.text+0x48'), ('.text', 0x48)),
+	(('R_X86_64_PLT32', 'ext-0x4'), None),
+])
+def test_resolve_a_relocated_branch(reloc, where):
+	symbols = [disasm.Symbol('foo', '.text', 0x40, 8, True),
+		   disasm.Symbol('.text', '.text', 0, 0, False),
+		   disasm.Symbol('.text.unlikely', '.text.unlikely', 0, 0, False),
+		   disasm.Symbol('ext', '*UND*', 0, 0, False)]
+	obj = disasm.Object(Path('x.o'), symbols, {})
+	assert obj.resolve(disasm.Insn('.text', 0x8, 'call', '0xd <f+0xd>',
+				       reloc=reloc)) == where
 
 
 @pytest.mark.unit

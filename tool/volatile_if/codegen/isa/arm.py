@@ -111,7 +111,10 @@ class Decoder(base.Decoder):
 				   for r in self.regs(o))
 		addr = ['sp'] if base in ('push', 'pop') else self.regs(ops[0])
 		load = base == 'pop' or base.startswith('ldm')
-		return Sem(defs=frozenset(addr), uses=frozenset(addr) | pred,
+		# ldm r3!, {...} writes the address back; ldm r3, {...} does not
+		wback = base in ('push', 'pop') or ops[0].endswith('!')
+		return Sem(defs=frozenset(addr if wback else ()),
+			   uses=frozenset(addr) | pred,
 			   loaded=listed if load else NONE, load=load,
 			   store=not load, addr=frozenset(addr),
 			   values=NONE if load else listed, cond=pred,
