@@ -2,6 +2,7 @@
 """ctext and facts on canned C (tests/tool/data/facts.c): what a branch
 tests, what follows it, and when there is nothing for it to order."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -14,17 +15,18 @@ SOURCE = (Path(__file__).parent / 'data' / 'facts.c').read_text()
 
 
 class CannedDefinitions(facts.Definitions):
-	"""The functions of facts.c, without a tree."""
+	"""The functions of canned C (facts.c unless given), without a tree."""
 
-	def __init__(self):
+	def __init__(self, source=SOURCE):
 		super().__init__(None)
+		self.source = source
 
-	def find(self, name, near=''):
-		m = __import__('re').search(rf'^\S.*\b{name}\(', SOURCE, __import__('re').M)
+	def find(self, name, near='', local=False):
+		m = re.search(rf'^\S.*\b{name}\(', self.source, re.M)
 		if not m:
 			return None
-		start = SOURCE.index('\n{', m.start()) + 1
-		return SOURCE, SOURCE[start:ctext.match(SOURCE, start) + 1]
+		start = self.source.index('\n{', m.start()) + 1
+		return self.source, self.source[start:ctext.match(self.source, start) + 1]
 
 
 def at(needle):
@@ -143,3 +145,70 @@ def test_split_only_where_the_load_and_a_call_decide(cond, after, split):
 	       '\tsmp_acquire__after_ctrl_dep();\n\tWRITE_ONCE(p->state, 1);\n'
 	       'out:\n\treturn 0;\n}\n')
 	assert facts.site_facts(src, 5, 1, 'acquire-early-exit').split == split
+
+
+def test_stores_are_those_others_see():
+	"""A function's locals, assigned or incremented, are not memory
+	another CPU reads; what a pointer reaches is."""
+	src = ('int f(struct s *p, int n)\n{\n\tint ret, i;\n\n'
+	       '\tif (!READ_ONCE(p->ready))\n\t\treturn -1;\n'
+	       '\tret = -EINVAL;\n\ti++;\n\tn = 2;\n'
+	       '\tp->count = 1;\n\tp->seq++;\n\treturn ret;\n}\n')
+	f = facts.site_facts(src, 5, 1, 'acquire-early-exit')
+	assert f.stores == ['p->count', 'p->seq++']
+
+
+def test_a_return_in_a_block_of_its_own_does_not_end_the_path():
+	src = ('int f(struct s *p, int q)\n{\n'
+	       '\tif (!READ_ONCE(p->ready))\n\t\treturn -1;\n'
+	       '\tsmp_acquire__after_ctrl_dep();\n'
+	       '\tif (q) {\n\t\treturn 1;\n\t}\n'
+	       '\tWRITE_ONCE(p->state, 1);\n\treturn 0;\n}\n')
+	f = facts.site_facts(src, 3, 1, 'acquire-early-exit')
+	assert f.stores == ['WRITE_ONCE(p->state, ...)'] and f.returns == '0'
+
+
+def test_a_local_set_under_an_if_is_no_constant_return():
+	src = ('int f(struct s *p, int q)\n{\n\tint ret;\n\n'
+	       '\tif (!READ_ONCE(p->ready))\n\t\treturn -1;\n'
+	       '\tsmp_acquire__after_ctrl_dep();\n\tret = 0;\n'
+	       '\tif (q)\n\t\tret = 1;\n\treturn ret;\n}\n')
+	assert facts.site_facts(src, 5, 1, 'acquire-early-exit').returns == ''
+	# set once, on every path: the caller acts on that constant
+	once = src.replace('\tif (q)\n\t\tret = 1;\n', '')
+	assert facts.site_facts(once, 5, 1, 'acquire-early-exit').returns == 'ret = 0'
+
+
+def test_the_load_of_the_local_least_deep_in_the_condition():
+	src = ('int f(struct s *p)\n{\n\tint a, b;\n\n'
+	       '\ta = READ_ONCE(p->a);\n\tb = READ_ONCE(p->b);\n'
+	       '\tif (check(a, g(b)))\n\t\treturn -1;\n'
+	       '\tsmp_acquire__after_ctrl_dep();\n\tWRITE_ONCE(p->state, 1);\n'
+	       '\treturn 0;\n}\n')
+	f = facts.site_facts(src, 7, 1, 'acquire-early-exit')
+	assert [l.text for l in f.loads] == ['a = READ_ONCE(p->a)']
+	# assigned again from something else: no longer that load's value
+	again = src.replace('\tif (check', '\ta = 3;\n\tif (check')
+	f = facts.site_facts(again, 8, 1, 'acquire-early-exit')
+	assert [l.text for l in f.loads] == ['b = READ_ONCE(p->b)']
+
+
+def test_a_call_that_calls_a_store_may_store():
+	src = ('static int setter(struct s *p)\n{\n\tWRITE_ONCE(p->x, 1);\n'
+	       '\treturn 0;\n}\n\n'
+	       'static int peek(struct s *p)\n{\n\treturn READ_ONCE(p->x);\n}\n\n'
+	       'static int helper(struct s *p)\n{\n\treturn setter(p);\n}\n\n'
+	       'int f(struct s *p)\n{\n'
+	       '\tif (!READ_ONCE(p->ready))\n\t\treturn -1;\n'
+	       '\tsmp_acquire__after_ctrl_dep();\n\tpeek(p);\n\thelper(p);\n'
+	       '\treturn 0;\n}\n')
+	line = src.splitlines().index('\tif (!READ_ONCE(p->ready))') + 1
+	f = facts.site_facts(src, line, 1, 'acquire-early-exit',
+			     CannedDefinitions(src), 'f.c')
+	assert f.calls == ['helper'] and f.reads == ['peek']
+
+
+def test_names():
+	assert facts.names(['a']) == 'a'
+	assert facts.names(['a', 'b', 'c']) == 'a, b and c'
+	assert facts.names(['a', 'b', 'c', 'd']) == 'a, b, c and 1 more'
