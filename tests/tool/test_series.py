@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 """series: subject prefixes, grouping, commit messages, recipients."""
 
+import email
+import os
 from pathlib import Path
 
 import pytest
 
-from volatile_if import common, facts, series
+from volatile_if import common, facts, recipients, series
 from volatile_if.scan import Site
 
 pytestmark = pytest.mark.unit
@@ -28,7 +30,10 @@ pytestmark = pytest.mark.unit
 	('net/ipv4/fib_trie.c', 'ipv4: fib'),
 	('sound/usb/usx2y/usbusx2yaudio.c', 'ALSA: usb-audio'),
 	('drivers/gpu/drm/foo.c', 'gpu: drm'),
-	('drivers/irqchip/irq-apple-aic.c', 'irqchip/apple-aic'),
+	# drivers/ with no line of its own: "<dir>: <subdir or stem>"
+	('drivers/foo/bar.c', 'foo: bar'),
+	('drivers/foo/bar/baz.c', 'foo: bar'),
+	('lib/foo.c', 'lib/foo'),
 ])
 def test_subject_prefix(path, prefix):
 	assert series.subject_prefix(path) == prefix
@@ -110,6 +115,58 @@ def test_message_of_many_sites_names_them_all_or_counts():
 	two = [conv('kernel/smp.c', n, f'f{n}') for n in range(2)]
 	assert series.message('smp', two, 'A <a@b.c>').split('\n')[0] == \
 		'smp: Use volatile_if() for the control dependencies in f0() and f1()'
+
+
+def test_wrap_at_72_columns():
+	assert series._wrap('a' * 67 + ' bbbb') == 'a' * 67 + ' bbbb'
+	assert series._wrap('a' * 68 + ' bbbb') == 'a' * 68 + '\nbbbb'
+
+
+def test_subject_of_one_function_fits_in_75_columns():
+	one = [conv('kernel/smp.c', 1, 'f' * 20)]
+	assert series.message('smp', one, 'A <a@b.c>').split('\n')[0] == \
+		f'smp: Use volatile_if() for the control dependency in {"f" * 20}()'
+	# two sites of one function: it is named once
+	two = [conv('kernel/smp.c', n, 'f' * 18) for n in (1, 2)]
+	assert series.message('smp', two, 'A <a@b.c>').split('\n')[0] == \
+		f'smp: Use volatile_if() for the control dependencies in {"f" * 18}()'
+	# 76 columns: the count instead
+	longer = [conv('kernel/smp.c', 1, 'f' * 21)]
+	assert series.message('smp', longer, 'A <a@b.c>').split('\n')[0] == \
+		'smp: Use volatile_if() for a control dependency'
+
+
+def test_message_says_what_is_returned_and_stored_and_reviewed():
+	c = conv('kernel/x.c', 1, 'f', returns='ret = 0',
+		 stores=['p->a', 'p->b', 'p->a'])
+	c = series.Conversion(c.site, c.facts, reason='the ring is the pairing')
+	flat = ' '.join(series.message('x', [c], 'A <a@b.c>').split())
+	assert 'the function returns 0, and its callers act on that value' in flat
+	assert 'followed by the stores p->a and p->b and calls to ' \
+		'wake_up_q()' in flat
+	assert 'Reviewed: the ring is the pairing.' in flat
+
+
+def test_cover_letter_has_everyone_once(tmp_path, git, monkeypatch):
+	"""The cover letter goes to every patch's To:, and Cc:s the rest:
+	no one is in both."""
+	git(tmp_path, 'init', '-q')
+	for n in range(3):
+		(tmp_path / 'a.c').write_text(f'{n}\n')
+		git(tmp_path, 'add', 'a.c')
+		git(tmp_path, 'commit', '-qm', f'change {n}')
+	answers = iter([(['A <a@x.org>'], ['B <b@x.org>']),
+			(['B <b@x.org>'], ['C <c@x.org>', 'A <a@x.org>'])])
+	monkeypatch.setattr(recipients, 'maintainers', lambda *a: next(answers))
+	out = tmp_path / 'out'
+	patches = series.format_patches(tmp_path, 'HEAD~2', out,
+					dict(os.environ), ('Subject', 'Blurb'))
+	heads = [email.message_from_string(p.read_text()) for p in patches]
+	assert [tuple(' '.join(h[k].split()) for k in ('To', 'Cc'))
+		for h in heads] == [
+		('A <a@x.org>, B <b@x.org>', 'C <c@x.org>'),
+		('A <a@x.org>', 'B <b@x.org>'),
+		('B <b@x.org>', 'C <c@x.org>, A <a@x.org>')]
 
 
 def test_identity():
