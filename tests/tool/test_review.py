@@ -144,6 +144,12 @@ def test_decisions_file_round_trip(tmp_path):
 	assert (tmp_path / 'accepted').read_text().endswith('kernel: 6.12\n')
 	again = review.Decisions(tmp_path)
 	assert list(again) == list(d)
+	# a reason wrapped by hand goes on, indented, on the next lines
+	with open(tmp_path / 'dismissed', 'a') as f:
+		f.write('\nsite: a.c:f:w\nidiom: documented-ctrl-dep\n'
+			'reason: read twice,\n  and then\n\tonce more\n')
+	assert review.Decisions(tmp_path).get('a.c:f:w').reason == \
+		'read twice, and then once more'
 	with pytest.raises(review.Error):
 		d.decide('a.c:f:z', 'documented-ctrl-dep', 'dismissed', '  ')
 	(tmp_path / 'accepted').write_text('site: a.c:f:y\nidiom: no-such-idiom\n')
@@ -198,7 +204,12 @@ def test_evidence_from_codegen_json(tmp_path):
 	assert evidence[('drivers/vif.c', 'vif_hoisted')] == [review.Verdict(
 		'codegen.json', 'arm64', 'clang', '', 17, 'broken', 'ok')]
 	text = review.describe(tmp_path, HOIST, HOIST_KEY, evidence)
-	assert 'codegen.json: arm64 clang: if broken, volatile_if ok' in text
+	assert text.endswith('codegen.json: arm64 clang: if broken, volatile_if ok')
+	# a verdict of another line of the function says which
+	evidence[('drivers/vif.c', 'vif_hoisted')].append(review.Verdict(
+		'survey.json', 'riscv', 'gcc', '-O2', 19, 'ok', 'ok'))
+	text = review.describe(tmp_path, HOIST, HOIST_KEY, evidence)
+	assert 'survey.json: riscv gcc -O2: if ok, volatile_if ok (line 19)' in text
 	assert 'LKMM class: a store inside a leg, made in both legs' in text
 
 
