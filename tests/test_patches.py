@@ -16,6 +16,7 @@ SERIES = [pytest.param(p, id=f'{kind}-{p.name[:4]}')
 	  for p in patches]
 
 
+@pytest.mark.unit
 def test_series_file_lists_every_patch():
 	listed = {p.name for p in BASE}
 	on_disk = {p.name for p in common.BASE_PATCH.glob('*.patch')}
@@ -50,6 +51,7 @@ def test_base_patch_deletes_nothing(patch):
 	assert '\ndeleted file mode ' not in patch.read_text()
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize('patch', SERIES)
 def test_signed_off_and_explained(patch):
 	text = patch.read_text()

@@ -67,10 +67,12 @@ ENTRIES = (
 )
 
 
+@pytest.mark.unit
 def test_cpio_members_read_back():
 	assert read_newc(workload.cpio_newc(ENTRIES)) == list(ENTRIES)
 
 
+@pytest.mark.unit
 def test_cpio_is_read_by_gnu_cpio(tmp_path):
 	if not shutil.which('cpio'):
 		pytest.skip('cpio is not installed')
@@ -107,6 +109,7 @@ def test_initramfs_holds_a_static_init(arch, tmp_path):
 	assert members['dev/console'][3] == (5, 1)
 
 
+@pytest.mark.unit
 def test_workload_names_are_those_of_init_c():
 	source = workload.INIT_C.read_text()
 	table = source[source.index('workloads[] = {'):]
@@ -192,6 +195,7 @@ Call trace:
 '''
 
 
+@pytest.mark.unit
 def test_clean_log():
 	boot = boot_of(BOOT + results())
 	assert boot.problems == []
@@ -201,6 +205,7 @@ def test_clean_log():
 	assert boot.ok
 
 
+@pytest.mark.unit
 def test_lockdep_splat():
 	boot = boot_of(BOOT + LOCKDEP + results())
 	assert [(p.kind, p.text) for p in boot.problems] == [
@@ -210,17 +215,20 @@ def test_lockdep_splat():
 	assert boot.failures() == {} and not boot.ok
 
 
+@pytest.mark.unit
 def test_kasan_report():
 	kinds = [p.kind for p in boot_of(BOOT + KASAN + results()).problems]
 	assert kinds == ['kasan', 'call-trace']
 
 
+@pytest.mark.unit
 def test_warning():
 	boot = boot_of(BOOT + WARNING + results())
 	assert [p.kind for p in boot.problems] == ['warning', 'call-trace']
 	assert 'kernel/smp.c:912' in boot.problems[0].text
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize('line, kind', [
 	('WARNING: inconsistent lock state', 'lockdep'),
 	('WARNING: suspicious RCU usage', 'rcu'),
@@ -242,6 +250,7 @@ def test_problem_kinds(line, kind):
 	assert workload.problem_kind(line) == kind
 
 
+@pytest.mark.unit
 def test_user_space_lines_are_not_kernel_problems():
 	# init's own reasons may quote anything; a user segfault is not a
 	# kernel problem either.
@@ -252,6 +261,7 @@ def test_user_space_lines_are_not_kernel_problems():
 	assert boot.failures() == {'ipi': 'CPU 1 wrote a page (BUG: like text)'}
 
 
+@pytest.mark.unit
 def test_missing_and_failed_workloads():
 	names = [n for n in workload.WORKLOADS if n != 'rwsem']
 	boot = boot_of(BOOT + results(names, failed={'posix-mq': 'mq_send: Bad file descriptor'}))
@@ -261,6 +271,15 @@ def test_missing_and_failed_workloads():
 	assert not boot.ok
 
 
+@pytest.mark.unit
+def test_a_failure_is_not_undone_by_a_later_line():
+	ok = 'volatile-if-workload: ipi ok iterations=5 ms=7\n'
+	fail = 'volatile-if-workload: ipi FAIL lost an IPI\n'
+	for text in (ok + fail, fail + ok):
+		assert boot_of(BOOT + text).failures()['ipi'] == 'lost an IPI'
+
+
+@pytest.mark.unit
 def test_hung_boot_has_no_done_line():
 	text = BOOT + 'volatile-if-workload: sysv-msg ok iterations=600 ms=4000\n'
 	boot = boot_of(text, timed_out=True)
@@ -269,6 +288,7 @@ def test_hung_boot_has_no_done_line():
 	assert 'timed out' in boot.summary()
 
 
+@pytest.mark.unit
 def test_watchdog_line():
 	text = BOOT + ('volatile-if-workload: sysv-msg FAIL timed out after 120 s (watchdog)\n'
 		       'volatile-if-workload: done 0 ok 1 failed\n')
@@ -277,6 +297,7 @@ def test_watchdog_line():
 	assert boot.console.done == (0, 1)
 
 
+@pytest.mark.unit
 def test_result_after_kernel_text_on_the_same_line():
 	text = BOOT + ('[  31.2] random: crng init donevolatile-if-workload: '
 		       'sysv-msg ok iterations=600 ms=4000\r\n')
@@ -286,6 +307,7 @@ def test_result_after_kernel_text_on_the_same_line():
 # ---------------------------------------------------------------------------
 # The command line
 
+@pytest.mark.unit
 def test_kunit_off():
 	assert workload.kunit_off({'CONFIG_KUNIT': 'y', 'CONFIG_KUNIT_DEFAULT_ENABLED': 'y'}) == ['kunit.enable=0']
 	# Disabled by default still exists: say it anyway.
@@ -318,6 +340,7 @@ def test_qemu_command(arch, tmp_path):
 	assert cmd[-len(a.qemu.extra_qemu_params):] == list(a.qemu.extra_qemu_params)
 
 
+@pytest.mark.unit
 def test_a_boot_fails_on_anything_but_pass():
 	"""boot's verdict: a KUnit case that did not PASS (SKIP too), no
 	volatile_if case at all, a workload that failed, a kernel problem, a
@@ -342,6 +365,22 @@ def test_a_boot_fails_on_anything_but_pass():
 	assert 'workload boot' in bad.failures()
 
 
+@pytest.mark.unit
+def test_kunit_results_of_nested_suites():
+	"""kunit.py's JSON: a case is named by its suites and itself, at any
+	depth; the unnamed top group adds nothing."""
+	data = {'name': 'KUnit Test Group', 'test_cases': [], 'sub_groups': [
+		{'name': 'volatile_if', 'test_cases': [
+			{'name': 'a', 'status': 'PASS'}], 'sub_groups': [
+			{'name': 'litmus', 'test_cases': [
+				{'name': 'lb', 'status': 'SKIP'}]}]},
+		{'name': 'other', 'test_cases': [{'name': 'b', 'status': 'FAIL'}]}]}
+	assert kunit_qemu._cases(data) == {'volatile_if.a': 'PASS',
+					   'volatile_if.litmus.lb': 'SKIP',
+					   'other.b': 'FAIL'}
+
+
+@pytest.mark.unit
 def test_no_kernel_is_an_error(tmp_path):
 	with pytest.raises(Error, match='build it first'):
 		workload.qemu_command(arches.get(arches.QEMU_ARCHES[0]), tmp_path,

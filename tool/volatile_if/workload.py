@@ -168,9 +168,12 @@ def parse_console(text: str) -> Console:
 		m = _RESULT.search(line)
 		if m and m.group(1) != 'done':
 			name, iterations, ms, reason = m.groups()
-			con.workloads.setdefault(name, Workload(
-				name, reason is None, int(iterations or 0),
-				int(ms or 0), reason or ''))
+			w = Workload(name, reason is None, int(iterations or 0),
+				     int(ms or 0), reason or '')
+			# A workload says once how it went; should a line come
+			# twice, no later ok hides a failure.
+			if con.workloads.setdefault(name, w).ok:
+				con.workloads[name] = w
 		m = _DONE.search(line)
 		if m:
 			con.done = (int(m.group(1)), int(m.group(2)))
