@@ -4,6 +4,7 @@
 import pytest
 
 from volatile_if import ctext
+from volatile_if import rewrite
 from volatile_if.rewrite import RewriteError, convert_all, convert_if, split_if
 
 pytestmark = pytest.mark.unit
@@ -23,6 +24,19 @@ def test_continuation_lines_stay_aligned_with_the_parenthesis():
 		'\t\tvolatile_if (!(atomic_long_read(&sem->count) &\n'
 		'\t\t\t      (RWSEM_WRITER_MASK | RWSEM_FLAG_HANDOFF))) {\n'
 		'\t\t\tsmp_acquire__after_ctrl_dep();\n')
+
+
+def test_a_tab_after_spaces_goes_to_the_next_tab_stop():
+	# " \t    b": column 12, under the a; after the rewrite, column 21
+	src = '\tif (a &&\n \t    b)\n\t\tx();\n'
+	assert convert_if(src, 1, 1).splitlines()[1] == '\t\t     b)'
+
+
+def test_backslash_reached_exactly_gets_a_space():
+	old = 'x' * 10 + '\t\\\n'                  # the backslash in column 16
+	assert rewrite._keep_backslash(old, 'y' * 16 + ' \\\n') == 'y' * 16 + ' \\\n'
+	assert rewrite._keep_backslash(old, 'y' * 11 + ' \\\n') == \
+		'y' * 11 + '\t\\\n'
 
 
 def test_nested_parentheses_comments_and_strings_do_not_end_the_condition():
