@@ -198,6 +198,35 @@ def test_defs_tested_look_past_a_predicated_def():
 
 
 @pytest.mark.unit
+def test_a_branch_on_an_earlier_value_of_the_load_does_not_order():
+	"""x3 holds what the load at 0 read before (in a previous round of a
+	loop, given here at entry): once that load runs again, a branch on
+	x3 tests the old value, and orders nothing after the new one."""
+	listing = '''
+	Disassembly of section .text:
+
+	0000000000000000 <f>:
+	   0:	ldr	w2, [x0]
+	   4:	cbnz	w3, c <f+0xc>
+	   8:	ret
+	   c:	mov	w4, #0x1
+	  10:	str	w4, [x1]
+	  14:	ret
+	'''
+
+	def verdict(text):
+		return ctrldep.analyse(
+			graph_of('arm64', text, 'f', 0x18),
+			seed=lambda n, labels: 'a' in labels,
+			ordered=lambda n, labels: 'b' in labels,
+			init={'x0': frozenset('a'), 'x1': frozenset('b'),
+			      'x3': frozenset({'@0'})}, branch_required=True).status
+	assert verdict(listing) == 'broken'
+	# the branch on the value this load read: ordered
+	assert verdict(listing.replace('cbnz\tw3', 'cbnz\tw2')) == 'guaranteed'
+
+
+@pytest.mark.unit
 def test_arm_ldrd_pair_and_orrs():
 	# volatile_if (u64 & (1ULL << 40)): the high half is the second register
 	listing = '''
