@@ -81,7 +81,7 @@ def test_message():
 	assert 'No miscompile of this code has been shown' in flat
 	assert 'cocci/acquire-in-branch.cocci' in body
 	assert body.endswith('\nSigned-off-by: A U Thor <a@example.org>\n')
-	assert max(len(line) for line in body.splitlines()) <= 75
+	assert max(len(line) for line in body.splitlines()) <= 72
 
 
 def test_message_names_a_load_in_a_callee_as_such():
