@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from volatile_if import arches, scan, tree
+from volatile_if import arches, common, scan, tree
 from volatile_if.codegen import (corpus, ctrldep, disasm, isa, recompile,
 				 sites, survey)
 from volatile_if.common import GENERATED_PATCHES, Error
@@ -2851,3 +2851,62 @@ def test_merged_sites_keep_only_the_variants_not_rerun():
 				 'if': sites.NOT_HERE, 'rfc': 'guaranteed'}
 	assert x['variants'] == {'volatile_if': 9, 'rfc': 12}
 	assert _bench_codegen().site_costs(results['sites']) == {}
+
+
+def _message(patch: Path) -> str:
+	"""A patch's commit message, its lines joined by single spaces."""
+	body = patch.read_text().split('\n\n', 1)[1].split('\n---\n', 1)[0]
+	return ' '.join(body.split())
+
+
+BASE_SERIES = [pytest.param(d, id=d.name)
+	       for d in sorted(common.BASE_PATCHES.iterdir()) if d.is_dir()]
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize('series', BASE_SERIES)
+def test_committed_costs_are_those_base_patch_gives(committed, series):
+	"""The figures base-patch's messages give of the corpus are those of
+	tool/docs/codegen.json: 0001 those of the generic volatile_cond()
+	('per-leg'), each arch's 'with one asm' patch its own beside them."""
+	costs = committed['case_costs']
+	means = _bench_codegen().means
+	weak = [(a, c) for a in sites.WEAK for c in corpus.COMPILERS]
+	cases = {len(costs[a][c]['per-leg']) for a, c in weak}
+	generic = {f: [means(costs[a][c], f)['per-leg'] for a, c in weak]
+		   for f in ('insns', 'path')}
+	patches = tree.series(series)
+	first = _message(patches[0])
+	got = re.search(r'Over (\d+) shapes .* grow by ([\d.]+) to ([\d.]+) '
+			r'instructions on average, and their longest path by '
+			r'([\d.]+) to ([\d.]+)\.', first)
+	assert got, first
+	assert [float(x) for x in got.groups()] == [
+		cases.pop(), min(generic['insns']), max(generic['insns']),
+		min(generic['path']), max(generic['path'])]
+	assert not cases
+	one_asm = [p for p in patches
+		   if tree.subject(p).endswith('Implement volatile_cond() with '
+					       'one asm')]
+	assert {tree.subject(p).split(':')[0] for p in one_asm} == \
+		{'arm64', 'powerpc/barrier', 'riscv'}
+	for patch in one_asm:
+		arch = tree.subject(patch).split(':')[0].split('/')[0]
+		text = _message(patch)
+		said = {}
+		for less, cc, ours, theirs in re.findall(
+				r'([\d.]+) (?:instructions? smaller on average )?'
+				r'with (gcc|clang) \d+ \(\+([\d.]+)(?: over the plain '
+				r'if \(\))? instead of \+([\d.]+)\)', text):
+			said[cc, 'insns'] = (float(ours), float(theirs))
+			assert float(less) == round(float(theirs) - float(ours), 2)
+		for cc, ours, theirs in re.findall(
+				r'longest path with (gcc|clang) is shorter \(\+([\d.]+) '
+				r'instead of \+([\d.]+)\)', text):
+			said[cc, 'path'] = (float(ours), float(theirs))
+			assert float(ours) < float(theirs)
+		assert {cc for cc, _ in said} == set(corpus.COMPILERS), text
+		for (cc, field), figures in said.items():
+			m = means(costs[arch][cc], field)
+			assert figures == (m['volatile_if'], m['per-leg']), \
+				(patch.name, cc, field)
