@@ -3,7 +3,8 @@
 
 The base-patch tests, the cross-builds of `check`, the QEMU boots and the
 code-generation matrix all look an architecture up here, so adding one is
-one entry, not an if-chain in each of them.
+one entry, not an if-chain in each of them; for codegen to read its machine
+code, a new instruction set also needs a decoder (a module of codegen/isa/).
 """
 
 from dataclasses import dataclass, field
