@@ -1,0 +1,386 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The corpus (tests/codegen/*.c) and the committed results of
+scripts/bench-codegen (unit: tool/docs/codegen.json, the page made from it,
+the figures base-patch gives of it); then a slice of the matrix and the
+KUnit sites compiled by gcc and clang now (slow)."""
+
+import importlib.machinery
+import importlib.util
+import json
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from volatile_if import arches, common, tree
+from volatile_if.codegen import corpus, disasm, sites
+from volatile_if.common import GENERATED_PATCHES, Error
+
+
+@pytest.mark.unit
+def test_functions_inlined_by_if_only_are_on_the_page_until_rerun():
+	"""bench-codegen lists them per site and build; a rerun of an
+	architecture replaces what the earlier run listed for it."""
+	bench = _bench_codegen()
+	def only(function, arch):
+		return {'file': 'k/s.c', 'line': 9, 'function': function,
+			'arch': arch, 'compiler': 'gcc'}
+	def failed(arch):
+		return {'object': 'k/s.o', 'arch': arch, 'compiler': 'gcc',
+			'variant': 'rfc', 'why': 'error: x'}
+	results = {'sites': {'arches': ['arm64', 'arm'], 'missing': [],
+			     'failed': [failed('arm64'), failed('arm')],
+			     'sites': [],
+			     'only_if': [only('a', 'arm64'), only('b', 'arm64'),
+					 only('a', 'arm')]}}
+	lines = bench.only_if(results['sites'])
+	assert '- `k/s.c:9` (arm64 gcc): a(), b()' in lines
+	assert '- `k/s.c:9` (arm gcc): a()' in lines
+	bench.merge_sites(results, {'arches': ['arm64'], 'missing': [],
+				    'failed': [], 'sites': [], 'only_if': []})
+	assert results['sites']['only_if'] == [only('a', 'arm')]
+	assert results['sites']['failed'] == [failed('arm')]
+	bench.drop_stale_sites(results, [sites.Site('k/t.c', 9, 'x')])
+	assert results['sites']['only_if'] == [] == bench.only_if(results['sites'])
+
+
+@pytest.mark.unit
+def test_page_names_each_command_once():
+	"""A rerun with --keep or --corpus adds its command to those that made
+	codegen.json, unless it is one of them."""
+	also = _bench_codegen().also
+	assert also('scripts/bench-codegen', 'scripts/bench-codegen --corpus') \
+		== 'scripts/bench-codegen; scripts/bench-codegen --corpus'
+	assert also('a; b', 'b') == 'a; b'
+	assert also('a; b', 'a') == 'a; b'
+
+
+@pytest.mark.unit
+def test_corpus_cases():
+	cases = corpus.cases()
+	names = [k.name for k in cases]
+	assert len(names) == len(set(names))
+	tags = {t for k in cases for t in k.tags}
+	assert tags == {'depends', 'if-breaks', 'constant', 'far', 'hint'}
+	for k in cases:
+		assert ('depends' in k.tags) != ('constant' in k.tags), k
+	# a compile error is the verdict of a whole file: a constant case
+	# has its file to itself
+	for k in cases:
+		if 'constant' in k.tags:
+			assert [x.name for x in cases if x.file == k.file] == [k.name]
+
+
+@pytest.mark.unit
+def test_compile_error_line():
+	clang = Error('compiling x.c failed (exit 1)', textwrap.dedent("""\
+		/t/tests/codegen/constant_or.c:14:2: error: call to __compiletime_assert_9 declared with 'error' attribute: volatile_cond() with a constant condition
+		        volatile_if (q || 1 > 0)
+		        ^
+		1 error generated."""))
+	assert corpus.compile_error(clang).startswith('/t/tests/codegen/constant_or.c:14:2: error: call')
+	assert corpus.compile_error(Error('x failed', '')) == 'x failed'
+
+
+@pytest.fixture(scope='module')
+def codegen_tree(test_tree):
+	"""The series worktree of the tests.  Not corpus.default_tree(): a
+	test run would reset that under a running scripts/bench-codegen
+	whenever the patches have changed."""
+	return test_tree
+
+
+# The suite's slice of scripts/bench-codegen's matrix, whose committed
+# results (tool/docs/codegen.json) are checked below: gcc on every
+# architecture, whose check builds test_cross_compile has prepared, and
+# clang on arm64 and arm, where clang breaks every if-breaks case.  Each
+# other clang build would cost a cold kernel prepare.
+CLANG_SLICE = ('arm64', 'arm')
+
+
+def _slice(worktree: Path, variants) -> list:
+	def build(arch, compiler):
+		return corpus.kernel_build(worktree, arches.get(arch), compiler)
+	return [corpus.run(arches.CODEGEN_ARCHES, ['gcc'], variants, build=build),
+		corpus.run(CLANG_SLICE, ['clang'], variants, build=build)]
+
+
+def _matrix_holds(cases: dict, cells: list) -> None:
+	"""What the corpus shows, on @cells (case, arch, compiler, variant,
+	status, why) of @cases (name -> tags): volatile_if is guaranteed
+	wherever the condition depends on the load, the far leg included; the
+	cases the compilers break with if () are broken somewhere; a constant
+	condition does not compile with volatile_if and gcc, and is broken on
+	the weakly ordered architectures (no branch at all) with if (), and
+	with volatile_if and clang, which has no check; on TSO it is ordered,
+	by the compiler's order of the accesses or by volatile_if's barrier."""
+	constant = {k for k, tags in cases.items() if 'constant' in tags}
+	assert constant
+	assert not [c for c in cells if c[4] == 'error' and c[0] not in constant]
+	wrong = [c for c in cells if 'depends' in cases[c[0]] and
+		 c[3] == 'volatile_if' and c[4] != 'guaranteed']
+	assert not wrong
+	for k, tags in cases.items():
+		if 'if-breaks' in tags:
+			assert any(c[4] == 'broken' for c in cells
+				   if c[0] == k and c[3] == 'if'), k
+		if 'constant' in tags:
+			for c in cells:
+				if c[0] != k:
+					continue
+				tso = arches.get(c[1]).tso
+				if c[3] == 'volatile_if' and c[2] == 'gcc':
+					assert c[4] == 'error' and 'constant' in c[5], c
+				elif c[3] == 'volatile_if':
+					assert c[4] == ('guaranteed' if tso else 'broken'), c
+				else:
+					assert c[4] == ('compiler' if tso else 'broken'), c
+
+
+@pytest.mark.slow
+def test_matrix(codegen_tree):
+	"""Plain if and volatile_if, the slice above, compiled now."""
+	runs = _slice(codegen_tree, corpus.CHECKED)
+	for m in runs:
+		print(m.text())
+	_matrix_holds({k.name: k.tags for k in corpus.cases()},
+		      [(c.case, c.arch, c.compiler, c.variant, c.verdict.status,
+			c.verdict.why) for m in runs for c in m.cells])
+	# likely() and unlikely() reach the branch: the cold leg stays out of
+	# line (clang loses the hint of a value kept in a variable).  x86's
+	# returns are jumps to a thunk, which this does not look for.
+	hint = [k for k in corpus.cases() if 'hint' in k.tags]
+	assert hint
+	laid_out = {}
+	for m in runs:
+		for a in m.arches:
+			arch = arches.get(a)
+			if arch.tso:
+				continue
+			for c in m.compilers:
+				objs = {f: disasm.disassemble(arch.objdump, corpus.object_path(
+					codegen_tree.name, a, c, 'volatile_if', f))
+					for f in {k.file for k in hint}}
+				for k in hint:
+					laid_out[k.name, a, c] = corpus.cold_leg_after_return(
+						arch, objs[k.file], k)
+	assert laid_out and all(laid_out.values()), laid_out
+
+
+@pytest.mark.slow
+def test_one_asm_is_not_enough_on_arm(codegen_tree):
+	"""What base-patch 0001 says of an asm in the taken leg alone: gcc and
+	clang for 32-bit ARM then execute a store of the other leg as a
+	conditional STR, with no branch before it."""
+	m = corpus.run(['arm'], corpus.COMPILERS, ['then-asm'],
+		       build=lambda a, c: corpus.kernel_build(
+			       codegen_tree, arches.get(a), c))
+	for compiler in corpus.COMPILERS:
+		stores = [s.text for c in m.cells if c.compiler == compiler and
+			  c.verdict.status == 'pred'
+			  for s in c.verdict.stores if s.status == 'pred']
+		assert any(re.match(r'str(eq|ne)\s', x) for x in stores), \
+			(compiler, m.text())
+
+
+@pytest.mark.unit
+def test_no_kunit_sites_without_the_test(tmp_path):
+	"""A tree whose volatile_if() came without base-patch's KUnit test:
+	the series' sites alone, not a traceback."""
+	assert sites.kunit_sites(tmp_path) == []
+	(tmp_path / sites.KUNIT_FILE).parent.mkdir(parents=True)
+	(tmp_path / sites.KUNIT_FILE).write_text(
+		f'static void {sites.KUNIT_FUNCTIONS[0]}(int *a)\n{{\n'
+		'\tvolatile_if (READ_ONCE(*a))\n')
+	assert [s.line for s in sites.kunit_sites(tmp_path)] == [3]
+
+
+@pytest.mark.slow
+def test_kunit_sites(codegen_tree):
+	"""base-patch's litmus sites are guaranteed in the objects of the
+	four weakly ordered architectures with gcc, and of CLANG_SLICE with
+	clang (all four: tool/docs/codegen.json)."""
+	kunit = sites.kunit_sites(codegen_tree)
+	assert len(kunit) == len(sites.KUNIT_FUNCTIONS)
+	reports = [sites.analyse(codegen_tree, kunit, compilers=['gcc']),
+		   sites.analyse(codegen_tree, kunit, arch_names=CLANG_SLICE,
+				 compilers=['clang'])]
+	results = [r for report in reports for r in report.results]
+	for report in reports:
+		print(report.text())
+		assert not report.missing
+	got = {(r.site, r.arch, r.compiler) for r in results}
+	assert got == {(s, a, 'gcc') for s in kunit for a in sites.WEAK} | \
+		{(s, a, 'clang') for s in kunit for a in CLANG_SLICE}
+	assert all(r.verdict.status == 'guaranteed' for r in results), \
+		[(r.site, r.arch, r.compiler, r.verdict.why) for r in results
+		 if r.verdict.status != 'guaranteed']
+
+
+# The committed results of scripts/bench-codegen, all of its matrix.
+
+DOCS = Path(__file__).resolve().parents[2] / 'tool' / 'docs'
+
+
+def _bench_codegen():
+	"""scripts/bench-codegen, which makes the page, as a module."""
+	loader = importlib.machinery.SourceFileLoader(
+		'bench_codegen', str(DOCS.parents[1] / 'scripts' / 'bench-codegen'))
+	module = importlib.util.module_from_spec(
+		importlib.util.spec_from_loader(loader.name, loader))
+	loader.exec_module(module)
+	return module
+
+
+@pytest.fixture(scope='module')
+def committed():
+	return json.loads((DOCS / 'codegen.json').read_text())
+
+
+@pytest.mark.unit
+def test_committed_page_is_made_from_the_json(committed):
+	assert (DOCS / 'codegen.md').read_text() == \
+		_bench_codegen().page(committed) + '\n'
+
+
+@pytest.mark.unit
+def test_committed_matrix_is_of_the_corpus_and_holds(committed):
+	m = committed['matrix']
+	assert m['cases'] == {k.name: {'file': k.file, 'tags': list(k.tags)}
+			      for k in corpus.cases()}
+	assert set(m['arches']) == set(arches.CODEGEN_ARCHES)
+	assert set(m['compilers']) == set(corpus.COMPILERS)
+	cells = [(c['case'], c['arch'], c['compiler'], c['variant'],
+		  c['status'], c['why']) for c in m['cells']]
+	assert {c[:4] for c in cells} == {
+		(k, a, c, v) for k in m['cases'] for a in m['arches']
+		for c in m['compilers'] for v in m['variants']}
+	_matrix_holds({k: v['tags'] for k, v in m['cases'].items()},
+		      [c for c in cells if c[3] in corpus.CHECKED])
+
+
+@pytest.mark.unit
+def test_committed_sites_are_the_series_and_guaranteed(committed):
+	"""Every site generated-patches/6.1 converts, and base-patch's litmus
+	sites, on the four weakly ordered architectures and both compilers;
+	volatile_if guaranteed at each."""
+	s = committed['sites']
+	assert not s['missing'] and not s['failed']
+	converted = {(x.file, x.line) for p in tree.series(GENERATED_PATCHES)
+		     for x in sites.patch_sites(p)}
+	kunit = {x['function'] for x in s['sites']
+		 if x['origin'].startswith('base-patch')}
+	assert kunit == set(sites.KUNIT_FUNCTIONS)
+	cells = {}
+	for x in s['sites']:
+		where = x['function'] if x['function'] in kunit else \
+			(x['file'], x['line'])
+		cells.setdefault(where, set()).add((x['arch'], x['compiler']))
+	assert set(cells) == converted | kunit
+	every = {(a, c) for a in sites.WEAK for c in corpus.COMPILERS}
+	assert all(got == every for got in cells.values()), cells
+	bad = [(x['file'], x['line'], x['arch'], x['compiler'])
+	       for x in s['sites'] if x['volatile_if']['status'] != 'guaranteed']
+	assert not bad
+
+
+@pytest.mark.unit
+def test_cost_split_by_what_the_plain_if_made():
+	m = {'cells': [
+		{'case': 'a', 'arch': 'arm', 'compiler': 'gcc', 'variant': 'if',
+		 'status': 'compiler'},
+		{'case': 'b', 'arch': 'arm', 'compiler': 'gcc', 'variant': 'if',
+		 'status': 'pred'},
+		{'case': 'c', 'arch': 'arm', 'compiler': 'gcc', 'variant': 'if',
+		 'status': 'guaranteed'}]}
+	costs = {'arm': {'gcc': {'volatile_if': {
+		'a': {'path': 0, 'insns': 2}, 'b': {'path': 1, 'insns': 3},
+		'c': {'path': -1, 'insns': 0}}}}}
+	table = _bench_codegen().by_plain_if(m, costs, [('arm', 'gcc')])
+	assert table[-2] == '| arm | gcc | 2 | path -0.5 / +0; size +1 / +2 ' \
+		'| 1 | path +1 / +1; size +3 / +3 |'
+
+
+@pytest.mark.unit
+def test_merged_sites_keep_only_the_variants_not_rerun():
+	"""A rerun's `not here` is not overwritten by the earlier run's
+	numbers; variants the rerun did not compile are kept."""
+	def site(statuses, insns):
+		return {'file': 'a.c', 'line': 1, 'arch': 'arm64',
+			'compiler': 'gcc', 'function': 'h',
+			'variants': dict(insns), 'paths': dict(insns),
+			'statuses': statuses}
+	results = {'sites': {'arches': ['arm64'], 'missing': [], 'failed': [],
+			     'only_if': [],
+			     'sites': [site({'volatile_if': 'guaranteed',
+					     'if': 'broken', 'rfc': 'guaranteed'},
+					    {'volatile_if': 9, 'if': 4, 'rfc': 12})]}}
+	report = {'arches': ['arm64'], 'missing': [], 'failed': [],
+		  'only_if': [], 'sites': [site({'volatile_if': 'guaranteed',
+				  'if': sites.NOT_HERE}, {'volatile_if': 9})]}
+	_bench_codegen().merge_sites(results, report)
+	(x,) = results['sites']['sites']
+	assert x['statuses'] == {'volatile_if': 'guaranteed',
+				 'if': sites.NOT_HERE, 'rfc': 'guaranteed'}
+	assert x['variants'] == {'volatile_if': 9, 'rfc': 12}
+	assert _bench_codegen().site_costs(results['sites']) == {}
+
+
+def _message(patch: Path) -> str:
+	"""A patch's commit message, its lines joined by single spaces."""
+	body = patch.read_text().split('\n\n', 1)[1].split('\n---\n', 1)[0]
+	return ' '.join(body.split())
+
+
+BASE_SERIES = [pytest.param(d, id=d.name)
+	       for d in sorted(common.BASE_PATCHES.iterdir()) if d.is_dir()]
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize('series', BASE_SERIES)
+def test_committed_costs_are_those_base_patch_gives(committed, series):
+	"""The figures base-patch's messages give of the corpus are those of
+	tool/docs/codegen.json: 0001 those of the generic volatile_cond()
+	('per-leg'), each arch's 'with one asm' patch its own beside them."""
+	costs = committed['case_costs']
+	means = _bench_codegen().means
+	weak = [(a, c) for a in sites.WEAK for c in corpus.COMPILERS]
+	cases = {len(costs[a][c]['per-leg']) for a, c in weak}
+	generic = {f: [means(costs[a][c], f)['per-leg'] for a, c in weak]
+		   for f in ('insns', 'path')}
+	patches = tree.series(series)
+	first = _message(patches[0])
+	got = re.search(r'Over (\d+) shapes .* grow by ([\d.]+) to ([\d.]+) '
+			r'instructions on average, and their longest path by '
+			r'([\d.]+) to ([\d.]+)\.', first)
+	assert got, first
+	assert [float(x) for x in got.groups()] == [
+		cases.pop(), min(generic['insns']), max(generic['insns']),
+		min(generic['path']), max(generic['path'])]
+	assert not cases
+	one_asm = [p for p in patches
+		   if tree.subject(p).endswith('Implement volatile_cond() with '
+					       'one asm')]
+	assert {tree.subject(p).split(':')[0] for p in one_asm} == \
+		{'arm64', 'powerpc/barrier', 'riscv'}
+	for patch in one_asm:
+		arch = tree.subject(patch).split(':')[0].split('/')[0]
+		text = _message(patch)
+		said = {}
+		for less, cc, ours, theirs in re.findall(
+				r'([\d.]+) (?:instructions? smaller on average )?'
+				r'with (gcc|clang) \d+ \(\+([\d.]+)(?: over the plain '
+				r'if \(\))? instead of \+([\d.]+)\)', text):
+			said[cc, 'insns'] = (float(ours), float(theirs))
+			assert float(less) == round(float(theirs) - float(ours), 2)
+		for cc, ours, theirs in re.findall(
+				r'longest path with (gcc|clang) is shorter \(\+([\d.]+) '
+				r'instead of \+([\d.]+)\)', text):
+			said[cc, 'path'] = (float(ours), float(theirs))
+			assert float(ours) < float(theirs)
+		assert {cc for cc, _ in said} == set(corpus.COMPILERS), text
+		for (cc, field), figures in said.items():
+			m = means(costs[arch][cc], field)
+			assert figures == (m['volatile_if'], m['per-leg']), \
+				(patch.name, cc, field)
