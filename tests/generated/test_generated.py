@@ -127,3 +127,33 @@ def test_coccicheck_finds_no_convert_site(test_tree, rule):
 	left = re.findall(r'^\S+:\d+:\d+-\d+: \[[\w-]+\] convert/.*$',
 			  proc.stdout, re.M)
 	assert not left, '\n'.join(left)
+
+
+ACQUIRE_RULES = CONVERT_RULES + ('orphan-acquire',)
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize('folder', sorted(common.GENERATED_PATCHES.parent.glob('6.*')),
+			 ids=lambda p: p.name)
+def test_base_patch_counts_the_sites_of_the_cover_letter(folder):
+	"""What base-patch's semantic-patch commit says the rules make of the
+	tree's smp_acquire__after_ctrl_dep() sites, the cover letter of the
+	series made from it lists: so many sites of the acquire rules, so many
+	of them converted."""
+	(rules,) = [p for p in tree.series(common.BASE_PATCHES / folder.name)
+		    if tree.subject(p).startswith('scripts/coccinelle: ')]
+	said = re.search(r'On Linux (\S+) they put each of the (\d+) '
+			 r'smp_acquire__after_ctrl_dep\(\) sites in one class, '
+			 r'(\d+) of them to convert\.',
+			 ' '.join(rules.read_text().split()))
+	assert said and said[1] == folder.name, rules.name
+	listed: dict = {}
+	part = None
+	for line in (folder / '0000-cover-letter.patch').read_text().splitlines():
+		if re.match(r'(Converted|Left for review|Dismissed):', line):
+			part = line.split(':')[0]
+		m = re.fullmatch(r'  \S+:\d+ \S+\(\) \[([\w-]+)\]', line)
+		if m and m[1] in ACQUIRE_RULES:
+			listed[part] = listed.get(part, 0) + 1
+	assert (int(said[2]), int(said[3])) == \
+		(sum(listed.values()), listed.get('Converted', 0)), listed
