@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Scratch worktrees: two runs that make the same one take turns, one
-that needs other patches in one another run uses stops, and one that would
-fill the disk is not started."""
+"""Scratch worktrees and the tool's branches: two runs that make the same
+worktree take turns, one that needs other patches in one another run uses
+stops, one that would fill the disk is not started, a branch someone else
+moved is left alone, and git gc between runs changes nothing the tool
+reads."""
 
 import fcntl
 import os
@@ -159,6 +161,30 @@ def test_a_branch_moved_while_it_is_made(repo, tmp_path, git, monkeypatch):
 	with pytest.raises(common.Error, match='update-ref failed .*t/x'):
 		tree.made_branches(repo, {'t/x': base}, own)
 	assert git(repo, 'log', '-1', '--format=%s', 't/x').strip() == 'mine'
+
+
+def test_a_gc_between_runs(repo, tmp_path, git, monkeypatch):
+	"""git gc between two runs packs the refs and the objects and prunes
+	what nothing reaches: the scratch worktree is still the one made,
+	reused without another git am, and the tool's branch is still where
+	it left it."""
+	patches = sorted((repo / 'p').iterdir())
+	own = tmp_path / 'own'
+	made = tree.scratch_worktree(repo, 'w', patches, base='HEAD')
+	tip = git(made, 'rev-parse', 'HEAD').strip()
+	tree.made_branches(repo, {'t/x': tip}, own)
+	git(repo, 'gc', '-q', '--prune=now')
+	assert not (repo / '.git' / 'refs' / 'heads' / 't' / 'x').exists()
+
+	def am(*args):
+		pytest.fail('the worktree was made again')
+	monkeypatch.setattr(tree, 'am', am)
+	assert tree.scratch_worktree(repo, 'w', patches, base='HEAD') == made
+	assert git(made, 'rev-parse', 'HEAD').strip() == tip
+	assert tree.check_branches(repo, ['t/x'], own) == {'t/x': tip}
+	base = git(repo, 'rev-parse', tip + '^').strip()
+	tree.made_branches(repo, {'t/x': base}, own)
+	assert git(repo, 'rev-parse', 't/x').strip() == base
 
 
 def test_am_says_which_patch_and_why(repo, tmp_path, git):
