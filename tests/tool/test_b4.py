@@ -11,6 +11,7 @@ import pytest
 from pathlib import Path
 
 from volatile_if import b4, recipients, series, tree
+from volatile_if.common import Error
 
 IDENTITY = 'A U Thor <author@example.org>'
 DATE = '2026-12-03T00:00:00+0000'
@@ -91,6 +92,16 @@ def test_b4_send_writes_the_same_patches(small_series, tmp_path):
 	diffs = b4.compare(sorted(changed.glob('*.patch')), sent)
 	assert any('bodies differ' in d and 'patch 2' in d for d in diffs)
 	assert any("b4 does not send to ['new@example.org']" in d for d in diffs)
+	# convert --b4 makes the same comparison: the series passes, the
+	# changed one stops it with the first difference, every one in the
+	# details.
+	assert b4.check_sent(repo, ours) == 3
+	with pytest.raises(Error, match=re.escape(
+			"b4 send would not send the series convert wrote (patch 1: "
+			"b4 does not send to ['new@example.org']): send the files "
+			f"of {changed} with git send-email instead")) as e:
+		b4.check_sent(repo, sorted(changed.glob('*.patch')))
+	assert 'patch 2: the bodies differ' in e.value.details
 
 
 def test_identity_for_b4_only_in_the_worktree(small_series, tmp_path):
@@ -211,6 +222,7 @@ def test_convert_b4_on_a_small_kernel(tool, small_kernel, tmp_path):
 		assert 'volatile_if (atomic_read' not in patch
 
 		assert 'b4: branch b4/volatile-if-kernel, checked out in' in proc.stdout
+		assert 'b4 send -o gives the series above (1 message)' in proc.stdout
 		assert git(worktree, 'rev-parse', '--abbrev-ref', 'HEAD').strip() == \
 			'b4/volatile-if-kernel'
 		sent = b4.send_offline(worktree, tmp_path / 'sent')

@@ -7,7 +7,8 @@ Input: the worktree convert committed to, the base commit, the cover
 letter it wrote.  Output: the branch b4/volatile-if-<tree>, checked out in
 that worktree: the base, an empty commit holding the cover letter in b4's
 form (subject, body, To:/Cc: trailers, b4's tracking data; its "commit"
-cover strategy), then the conversion commits.
+cover strategy), then the conversion commits; and checked: what `b4 send`
+would send from it, written offline, is the series convert wrote.
 """
 
 import email
@@ -15,7 +16,9 @@ import email.policy
 import email.utils
 import hashlib
 import json
+import os
 import re
+import tempfile
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Dict, List, Tuple, cast
@@ -146,7 +149,6 @@ def send_offline(worktree: Path, out: Path) -> List[Path]:
 
 
 def _config_env(settings: Dict[str, str]) -> Dict[str, str]:
-	import os
 	env = dict(os.environ)
 	n = int(env.get('GIT_CONFIG_COUNT', '0'))
 	for key, value in settings.items():
@@ -240,10 +242,27 @@ def compare(ours: List[Path], sent: List[Path]) -> List[str]:
 	return diffs
 
 
+def check_sent(worktree: Path, patches: List[Path]) -> int:
+	"""An Error if what `b4 send` would send from @worktree's branch is
+	not the series convert wrote (@patches, cover letter first), which
+	check and boot tested: b4 writes its messages offline to a
+	temporary folder (send_offline()), and compare() reads both.  Else
+	the number of b4's messages."""
+	with tempfile.TemporaryDirectory(prefix='volatile-if-b4-') as out:
+		sent = send_offline(worktree, Path(out))
+		diffs = compare(patches, sent)
+	if diffs:
+		raise Error(f'b4 send would not send the series convert wrote '
+			    f'({diffs[0].splitlines()[0]}): send the files of '
+			    f'{patches[0].parent} with git send-email instead',
+			    '\n'.join(diffs))
+	return len(sent)
+
+
 def after_convert(kernel: Path, result, identity: str = '') -> str:
 	"""`convert --b4`: the b4 branch for the series that convert.convert()
-	returned as @result, checked out in its worktree.  Returns what to
-	tell the user."""
+	returned as @result, checked out in its worktree, and checked against
+	that series (check_sent()).  Returns what to tell the user."""
 	kernel = tree.kernel_tree(kernel)
 	identity = convert.signer(kernel, identity)
 	base_branch = convert.branches(kernel)[0]
@@ -251,6 +270,8 @@ def after_convert(kernel: Path, result, identity: str = '') -> str:
 	env = series.identity_env(identity, convert.DATE)
 	branch = prep(kernel, result.worktree, base, base_branch,
 		      result.patches[0], identity, env)
-	return (f'b4: branch {branch}, checked out in {result.worktree}: go on '
-		'there with "b4 prep --edit-cover", "b4 prep --auto-to-cc", '
-		'"b4 send"')
+	n = check_sent(result.worktree, result.patches)
+	mails = f'{n} message' + ('s' if n != 1 else '')
+	return (f'b4: branch {branch}, checked out in {result.worktree}; '
+		f'b4 send -o gives the series above ({mails}): go on there '
+		'with "b4 prep --edit-cover", "b4 prep --auto-to-cc", "b4 send"')
