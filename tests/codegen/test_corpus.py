@@ -17,6 +17,8 @@ from volatile_if import arches, common, tree
 from volatile_if.codegen import corpus, disasm, sites
 from volatile_if.common import GENERATED_PATCHES, Error
 
+from canned import cold_leg_after_return
+
 
 @pytest.mark.unit
 def test_functions_inlined_by_if_only_are_on_the_page_until_rerun():
@@ -163,7 +165,7 @@ def test_matrix(codegen_tree):
 					codegen_tree.name, a, c, 'volatile_if', f))
 					for f in {k.file for k in hint}}
 				for k in hint:
-					laid_out[k.name, a, c] = corpus.cold_leg_after_return(
+					laid_out[k.name, a, c] = cold_leg_after_return(
 						arch, objs[k.file], k)
 	assert laid_out and all(laid_out.values()), laid_out
 

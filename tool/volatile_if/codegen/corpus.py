@@ -238,20 +238,6 @@ def object_path(tree_name: str, arch: str, compiler: str, variant: str,
 	return OUT / tree_name / f'{arch}-{compiler}' / variant / (Path(file).stem + '.o')
 
 
-def cold_leg_after_return(arch: arches.Arch, obj: disasm.Object,
-			  case: Case) -> bool:
-	"""Whether @case, a "hint" case of @obj, lays out the leg its likely()
-	or unlikely() makes cold, the one that calls do_something(), after the
-	hot path's first return, as an if () with the hint does."""
-	decoder = isa.decoder(arch.isa)
-	insns = obj.functions[case.symbol].insns
-	ret = next((n for n, i in enumerate(insns)
-		    if decoder.decode(i).flow == 'ret'), None)
-	call = next((n for n, i in enumerate(insns)
-		     if i.reloc and i.reloc[1] == 'do_something'), None)
-	return ret is not None and call is not None and ret < call
-
-
 def compile_error(e: Error) -> str:
 	"""The line of a failed compile that says why: the first error."""
 	lines = (e.details or '').strip().splitlines()
