@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from volatile_if import checkpatch, common, tree
+from volatile_if import checkpatch, common, recipients, tree
 
 BASE = tree.series(common.BASE_PATCH)
 GENERATED = tree.series(common.GENERATED_PATCHES)
@@ -67,3 +67,23 @@ def test_kernel_copy_of_the_rules_is_cocci(test_tree, rule):
 	"""The base patch ships cocci/ in scripts/coccinelle/locks/, unchanged."""
 	shipped = test_tree / 'scripts/coccinelle/locks' / rule
 	assert shipped.read_text() == (common.COCCI / rule).read_text()
+
+
+@pytest.mark.parametrize('version', sorted(
+	p.name for p in common.BASE_PATCHES.iterdir() if p.is_dir()))
+def test_lkmm_and_linux_arch_on_every_patch(version, pristine, other_tree):
+	"""Every patch relies on volatile_if()'s semantics, base-patch's as
+	generated-patches': the LKMM's maintainers and reviewers in the
+	tree's MAINTAINERS, and linux-arch, are among its recipients (issue
+	10), which get_maintainer.pl alone would not make them."""
+	if version == common.BASE_PATCH.name:
+		kernel, patches = pristine, BASE + GENERATED
+	else:
+		patches, kernel = other_tree(version)
+	m, r = recipients.lkmm((kernel / 'MAINTAINERS').read_text(errors='replace'))
+	assert m and r
+	left_out = {p.name: [a for a in m + r + [recipients.LINUX_ARCH]
+			     if a not in p.read_text().partition('\n\n')[0]]
+		    for p in patches}
+	assert left_out == {p.name: [] for p in patches}
+

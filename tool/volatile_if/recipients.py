@@ -1,10 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
 """Who a patch goes to: get_maintainer.pl as a submitter runs it, the
 LKMM's maintainers and linux-arch on every patch (each relies on
-volatile_if()'s semantics), and the To:/Cc: headers that say so."""
+volatile_if()'s semantics), and the To:/Cc: headers that say so.
+
+Run as a program (scripts/export-base-patch), it addresses the patch
+files it is given in place:
+    python3 -m volatile_if.recipients TREE PATCH...
+"""
 
 import os
 import re
+import sys
 import tempfile
 from pathlib import Path
 from typing import List, Sequence, Tuple
@@ -117,3 +123,26 @@ def add_recipients(patch: Path, to: Sequence[str], cc: Sequence[str]) -> None:
 	if extra:
 		lines.insert(i, extra)
 	patch.write_text('\n'.join(lines) + sep + body)
+
+
+def touched(patch: Path) -> List[str]:
+	"""The files a patch changes, from its diff headers."""
+	return sorted(set(re.findall(r'^\+\+\+ b/(\S+)$', patch.read_text(), re.M)))
+
+
+def address(tree: Path, patches: Sequence[Path]) -> Tuple[List[str], List[str]]:
+	"""Give each of @patches the To: and Cc: of maintainers() in @tree;
+	returns (To, Cc) of them all, for a cover letter: everyone a patch
+	is to, and the others."""
+	everyone_to: List[str] = []
+	everyone_cc: List[str] = []
+	for p in patches:
+		to, cc = maintainers(tree, [p], touched(p))
+		add_recipients(p, to, cc)
+		everyone_to += [a for a in to if a not in everyone_to]
+		everyone_cc += [a for a in cc if a not in everyone_cc]
+	return everyone_to, [a for a in everyone_cc if a not in everyone_to]
+
+
+if __name__ == '__main__':
+	address(Path(sys.argv[1]), [Path(p) for p in sys.argv[2:]])

@@ -301,11 +301,6 @@ def cover_letter(conversions: Sequence[Conversion], review: Sequence[Site],
 		'relies on', '\n'.join(body))
 
 
-def _touched(patch: Path) -> List[str]:
-	"""The files a patch changes, from its diff headers."""
-	return sorted(set(re.findall(r'^\+\+\+ b/(\S+)$', patch.read_text(), re.M)))
-
-
 def format_patches(worktree: Path, base: str, out: Path, env: Dict[str, str],
 		   cover: Tuple[str, str]) -> List[Path]:
 	"""git format-patch base..HEAD with a cover letter into @out (a new,
@@ -318,12 +313,5 @@ def format_patches(worktree: Path, base: str, out: Path, env: Dict[str, str],
 	letter.write_text(letter.read_text()
 			  .replace('*** SUBJECT HERE ***', subject)
 			  .replace('*** BLURB HERE ***', body))
-	everyone_to, everyone_cc = [], []
-	for p in numbered:
-		to, cc = recipients.maintainers(worktree, [p], _touched(p))
-		recipients.add_recipients(p, to, cc)
-		everyone_to += [a for a in to if a not in everyone_to]
-		everyone_cc += [a for a in cc if a not in everyone_cc]
-	recipients.add_recipients(letter, everyone_to,
-				  [a for a in everyone_cc if a not in everyone_to])
+	recipients.add_recipients(letter, *recipients.address(worktree, numbered))
 	return patches
