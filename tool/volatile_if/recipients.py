@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import List, Sequence, Tuple
 
-from .common import git_or_none, run
+from .common import Error, git_or_none, run
 
 
 LKMM_ENTRY = 'LINUX KERNEL MEMORY CONSISTENCY MODEL (LKMM)'
@@ -145,4 +145,9 @@ def address(tree: Path, patches: Sequence[Path]) -> Tuple[List[str], List[str]]:
 
 
 if __name__ == '__main__':
-	address(Path(sys.argv[1]), [Path(p) for p in sys.argv[2:]])
+	if len(sys.argv) < 3:
+		sys.exit('usage: python3 -m volatile_if.recipients TREE PATCH...')
+	try:
+		address(Path(sys.argv[1]), [Path(p) for p in sys.argv[2:]])
+	except (Error, OSError) as e:
+		sys.exit(f'volatile_if.recipients: {e}')
