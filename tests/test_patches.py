@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from volatile_if import checkpatch, common, recipients, tree
+from volatile_if import checkpatch, common, recipients, series, tree
 
 BASE = tree.series(common.BASE_PATCH)
 GENERATED = tree.series(common.GENERATED_PATCHES)
@@ -16,11 +16,38 @@ SERIES = [pytest.param(p, id=f'{kind}-{p.name[:4]}')
 	  for p in patches]
 
 
+BASE_VERSIONS = sorted(p.name for p in common.BASE_PATCHES.iterdir()
+		       if p.is_dir())
+COVER = '0000-cover-letter.patch'
+
+
 @pytest.mark.unit
-def test_series_file_lists_every_patch():
-	listed = {p.name for p in BASE}
-	on_disk = {p.name for p in common.BASE_PATCH.glob('*.patch')}
-	assert BASE and listed == on_disk
+@pytest.mark.parametrize('version', BASE_VERSIONS)
+def test_series_file_lists_every_patch(version):
+	folder = common.BASE_PATCHES / version
+	listed = {p.name for p in tree.series(folder)}
+	on_disk = {p.name for p in folder.glob('*.patch')}
+	assert listed and listed | {COVER} == on_disk
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize('version', BASE_VERSIONS)
+def test_cover_letter_is_that_of_the_series(version):
+	"""The cover letter says what base-patch/cover-letter.txt says, and
+	its subject's count and its shortlog are those of the series: a
+	patch added, dropped or retitled without scripts/export-base-patch
+	fails this."""
+	folder = common.BASE_PATCHES / version
+	patches = tree.series(folder)
+	text = (folder / COVER).read_text()
+	subject, body = series.read_cover(common.BASE_PATCHES / 'cover-letter.txt')
+	assert tree.subject(folder / COVER) == subject
+	assert f'Subject: [PATCH 00/{len(patches)}] ' in text
+	blurb = text.partition('\n\n')[2]
+	assert blurb.startswith(body + '\n\n'), 'run scripts/export-base-patch'
+	shortlog = blurb[len(body):].split('\n\n')[1].split('\n')[1:]
+	assert ' '.join(' '.join(shortlog).split()) == \
+		' '.join(tree.subject(p) for p in patches)
 
 
 def test_applies_with_git_am(test_tree):
@@ -69,17 +96,19 @@ def test_kernel_copy_of_the_rules_is_cocci(test_tree, rule):
 	assert shipped.read_text() == (common.COCCI / rule).read_text()
 
 
-@pytest.mark.parametrize('version', sorted(
-	p.name for p in common.BASE_PATCHES.iterdir() if p.is_dir()))
+@pytest.mark.parametrize('version', BASE_VERSIONS)
 def test_lkmm_and_linux_arch_on_every_patch(version, pristine, other_tree):
 	"""Every patch relies on volatile_if()'s semantics, base-patch's as
 	generated-patches': the LKMM's maintainers and reviewers in the
 	tree's MAINTAINERS, and linux-arch, are among its recipients (issue
-	10), which get_maintainer.pl alone would not make them."""
+	10), which get_maintainer.pl alone would not make them; and so among
+	those of both cover letters."""
 	if version == common.BASE_PATCH.name:
 		kernel, patches = pristine, BASE + GENERATED
 	else:
 		patches, kernel = other_tree(version)
+	patches = patches + [common.BASE_PATCHES / version / COVER,
+			     common.GENERATED / version / COVER]
 	m, r = recipients.lkmm((kernel / 'MAINTAINERS').read_text(errors='replace'))
 	assert m and r
 	left_out = {p.name: [a for a in m + r + [recipients.LINUX_ARCH]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from volatile_if import arches, common, tree
+from volatile_if import arches, common, series, tree
 from volatile_if.codegen import corpus, disasm, sites
 from volatile_if.common import GENERATED_PATCHES, Error
 
@@ -386,3 +386,41 @@ def test_committed_costs_are_those_base_patch_gives(committed, series):
 			m = means(costs[arch][cc], field)
 			assert figures == (m['volatile_if'], m['per-leg']), \
 				(patch.name, cc, field)
+
+
+@pytest.mark.unit
+def test_cover_letter_costs_are_those_of_codegen_json(committed):
+	"""base-patch's cover letter gives v2's cost over the corpus and over
+	the converted functions, the ranges of means over the weakly ordered
+	architectures and compilers, and the worst function's path."""
+	bench = _bench_codegen()
+	weak = [(a, c) for a in sites.WEAK for c in corpus.COMPILERS]
+	cases = committed['case_costs']
+	functions = bench.site_costs(committed['sites'])
+
+	def spread(costs, field):
+		ms = [bench.means(costs[a][c], field)['volatile_if'] for a, c in weak]
+		return [min(ms), max(ms)]
+
+	text = ' '.join(series.read_cover(
+		common.BASE_PATCHES / 'cover-letter.txt')[1].split())
+	got = re.search(r'Over (\d+) shapes .* functions grow by ([\d.]+) to '
+			r'([\d.]+) instructions on average over if \(\), and their '
+			r'longest path by ([\d.]+) to ([\d.]+)\.', text)
+	assert got, text
+	assert [float(x) for x in got.groups()] == [
+		len(cases['arm64']['gcc']['volatile_if']),
+		*spread(cases, 'insns'), *spread(cases, 'path')]
+	got = re.search(r'In Linux ([\d.]+), over the functions .* \((\d+) to '
+			r'(\d+), as each compiler inlines\), the longest path '
+			r'changes by (-?[\d.]+) to (-?[\d.]+) instructions on '
+			r'average and by at most (\d+) in any function, and the '
+			r'size by (-?[\d.]+) to (-?[\d.]+)\.', text)
+	assert got, text
+	counts = [len(functions[a][c]['volatile_if']) for a, c in weak]
+	worst = max(x['path'] for a, c in weak
+		    for x in functions[a][c]['volatile_if'].values())
+	assert got.group(1) == GENERATED_PATCHES.name
+	assert [float(x) for x in got.groups()[1:]] == [
+		min(counts), max(counts), *spread(functions, 'path'), worst,
+		*spread(functions, 'insns')]

@@ -169,6 +169,38 @@ def test_cover_letter_has_everyone_once(tmp_path, git, monkeypatch):
 		('B <b@x.org>', 'C <c@x.org>, A <a@x.org>')]
 
 
+def test_finish_fills_the_cover_letter_once(tmp_path, git, monkeypatch):
+	"""As scripts/export-base-patch runs it: the subject and blurb of a
+	COVER file, in the letter git format-patch wrote; a letter filled in
+	already, or a COVER without a blank line after its subject, is
+	refused with what to do, and nothing is written."""
+	git(tmp_path, 'init', '-q')
+	for n in range(2):
+		(tmp_path / 'a.c').write_text(f'{n}\n')
+		git(tmp_path, 'add', 'a.c')
+		git(tmp_path, 'commit', '-qm', f'change {n}')
+	monkeypatch.setattr(recipients, 'maintainers',
+			    lambda *a: (['A <a@x.org>'], []))
+	out = tmp_path / 'out'
+	git(tmp_path, 'format-patch', '-q', '--cover-letter', '-o', str(out),
+	    'HEAD~1')
+	patches = sorted(out.glob('*.patch'))
+	cover = tmp_path / 'cover'
+	cover.write_text('x: The subject\nand more\n\nThe body.\n')
+	with pytest.raises(common.Error, match='subject on one line'):
+		series.read_cover(cover)
+	cover.write_text('x: The subject\n\nThe body.\n\nMore of it.\n')
+	series.finish(tmp_path, patches, series.read_cover(cover))
+	letter = email.message_from_string(patches[0].read_text())
+	assert letter['Subject'] == '[PATCH 0/1] x: The subject'
+	assert letter['To'] == 'A <a@x.org>'
+	assert letter.get_payload().startswith('The body.\n\nMore of it.\n\n')
+	before = [p.read_text() for p in patches]
+	with pytest.raises(common.Error, match='filled in already'):
+		series.finish(tmp_path, patches, series.read_cover(cover))
+	assert [p.read_text() for p in patches] == before
+
+
 def test_identity():
 	env = series.identity_env('A U Thor <a@example.org>', '2026-12-03T00:00:00+0000')
 	assert env['GIT_AUTHOR_NAME'] == env['GIT_COMMITTER_NAME'] == 'A U Thor'

@@ -2,20 +2,16 @@
 """Who a patch goes to: get_maintainer.pl as a submitter runs it, the
 LKMM's maintainers and linux-arch on every patch (each relies on
 volatile_if()'s semantics), and the To:/Cc: headers that say so.
-
-Run as a program (scripts/export-base-patch), it addresses the patch
-files it is given in place:
-    python3 -m volatile_if.recipients TREE PATCH...
 """
 
 import os
 import re
-import sys
 import tempfile
 from pathlib import Path
 from typing import List, Sequence, Tuple
 
-from .common import Error, git_or_none, run
+from .common import git_or_none, run
+from .tree import is_cover_letter
 
 
 LKMM_ENTRY = 'LINUX KERNEL MEMORY CONSISTENCY MODEL (LKMM)'
@@ -130,24 +126,20 @@ def touched(patch: Path) -> List[str]:
 	return sorted(set(re.findall(r'^\+\+\+ b/(\S+)$', patch.read_text(), re.M)))
 
 
-def address(tree: Path, patches: Sequence[Path]) -> Tuple[List[str], List[str]]:
-	"""Give each of @patches the To: and Cc: of maintainers() in @tree;
-	returns (To, Cc) of them all, for a cover letter: everyone a patch
-	is to, and the others."""
+def address(tree: Path, patches: Sequence[Path]) -> None:
+	"""Give each of @patches the To: and Cc: of maintainers() in @tree,
+	and a cover letter among them everyone a patch is to, and the
+	others as Cc."""
+	letters = [p for p in patches if is_cover_letter(p)]
 	everyone_to: List[str] = []
 	everyone_cc: List[str] = []
 	for p in patches:
+		if p in letters:
+			continue
 		to, cc = maintainers(tree, [p], touched(p))
 		add_recipients(p, to, cc)
 		everyone_to += [a for a in to if a not in everyone_to]
 		everyone_cc += [a for a in cc if a not in everyone_cc]
-	return everyone_to, [a for a in everyone_cc if a not in everyone_to]
-
-
-if __name__ == '__main__':
-	if len(sys.argv) < 3:
-		sys.exit('usage: python3 -m volatile_if.recipients TREE PATCH...')
-	try:
-		address(Path(sys.argv[1]), [Path(p) for p in sys.argv[2:]])
-	except (Error, OSError) as e:
-		sys.exit(f'volatile_if.recipients: {e}')
+	for letter in letters:
+		add_recipients(letter, everyone_to,
+			       [a for a in everyone_cc if a not in everyone_to])

@@ -4,11 +4,18 @@ them out with git format-patch and a cover letter.
 
 Input: a worktree on the branch to commit to, the sites to convert, the
 report-only sites left for review.  Output: a directory of patches.
+
+Run as a program (scripts/export-base-patch), it finishes a series that
+git format-patch --cover-letter wrote: the cover letter's subject and
+blurb from COVER (its first paragraph is the subject, as in a branch
+description), and the recipients of every patch:
+    python3 -m volatile_if.series TREE COVER PATCH...
 """
 
 import os
 import re
 import subprocess
+import sys
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +23,7 @@ from typing import Dict, List, Sequence, Tuple
 
 from . import recipients
 from .common import Error, git, table
+from .tree import is_cover_letter
 from .facts import Facts, names
 from .review import Decision
 from .scan import Site
@@ -308,10 +316,44 @@ def format_patches(worktree: Path, base: str, out: Path, env: Dict[str, str],
 	git(worktree, 'format-patch', '-q', '--cover-letter', '--no-signature',
 	    '--zero-commit', '-o', str(out), f'{base}..HEAD', env=env)
 	patches = sorted(out.glob('*.patch'))
-	letter, numbered = patches[0], patches[1:]
-	subject, body = cover
-	letter.write_text(letter.read_text()
-			  .replace('*** SUBJECT HERE ***', subject)
-			  .replace('*** BLURB HERE ***', body))
-	recipients.add_recipients(letter, *recipients.address(worktree, numbered))
+	finish(worktree, patches, cover)
 	return patches
+
+
+def finish(tree: Path, patches: Sequence[Path],
+	   cover: Tuple[str, str]) -> None:
+	"""Fill in the cover letter among @patches, which git format-patch
+	--cover-letter wrote, with @cover's (subject, body), and address
+	every patch from @tree's MAINTAINERS."""
+	letters = [p for p in patches if is_cover_letter(p)]
+	if len(letters) != 1:
+		raise Error(f'{len(letters)} cover letters among the patches, '
+			    'not 1: run git format-patch with --cover-letter')
+	text = letters[0].read_text()
+	if '*** SUBJECT HERE ***' not in text or '*** BLURB HERE ***' not in text:
+		raise Error(f'{letters[0]} is filled in already: write the series '
+			    'again with git format-patch --cover-letter')
+	subject, body = cover
+	letters[0].write_text(text.replace('*** SUBJECT HERE ***', subject)
+			      .replace('*** BLURB HERE ***', body))
+	recipients.address(tree, patches)
+
+
+def read_cover(path: Path) -> Tuple[str, str]:
+	"""(subject, body) of a cover letter written as a branch description
+	is: the subject, a blank line, the body."""
+	subject, _, body = path.read_text().strip().partition('\n\n')
+	if not subject or not body or '\n' in subject:
+		raise Error(f'{path}: write the subject on one line, then a blank '
+			    'line and the body')
+	return subject, body
+
+
+if __name__ == '__main__':
+	if len(sys.argv) < 4:
+		sys.exit('usage: python3 -m volatile_if.series TREE COVER PATCH...')
+	try:
+		finish(Path(sys.argv[1]), [Path(p) for p in sys.argv[3:]],
+		       read_cover(Path(sys.argv[2])))
+	except (Error, OSError) as e:
+		sys.exit(f'volatile_if.series: {e}')
