@@ -157,3 +157,29 @@ def test_base_patch_counts_the_sites_of_the_cover_letter(folder):
 			listed[part] = listed.get(part, 0) + 1
 	assert (int(said[2]), int(said[3])) == \
 		(sum(listed.values()), listed.get('Converted', 0)), listed
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize('folder', sorted(common.GENERATED_PATCHES.parent.glob('6.*')),
+			 ids=lambda p: p.name)
+def test_readme_counts_what_the_cover_letter_lists(folder):
+	"""README.md's paragraph on each version's series gives its sites,
+	patches, sites left for review and dismissed: those of the series
+	and its cover letter."""
+	readme = (common.REPO / 'README.md').read_text()
+	(paragraph,) = [' '.join(p.split()) for p in readme.split('\n\n')
+			if f'`generated-patches/{folder.name}/`' in p]
+	said = re.search(r'(\d+) sites in (\d+) patches', paragraph)
+	review = re.search(r'(\d+) (?:sites )?left for review(?:,| and the) '
+			   r'(\d+) dismissed', paragraph)
+	assert said and review, paragraph
+	listed: dict = {}
+	part = None
+	for line in (folder / '0000-cover-letter.patch').read_text().splitlines():
+		if re.match(r'(Converted|Left for review|Dismissed):', line):
+			part = line.split(':')[0]
+		if re.fullmatch(r'  \S+:\d+ \S+\(\) \[[\w-]+\]', line):
+			listed[part] = listed.get(part, 0) + 1
+	assert [int(x) for x in said.groups() + review.groups()] == [
+		listed.get('Converted'), len(tree.series(folder)),
+		listed.get('Left for review'), listed.get('Dismissed')], listed
