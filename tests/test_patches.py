@@ -33,14 +33,17 @@ def test_series_file_lists_every_patch(version):
 @pytest.mark.unit
 @pytest.mark.parametrize('version', BASE_VERSIONS)
 def test_cover_letter_is_that_of_the_series(version):
-	"""The cover letter says what base-patch/cover-letter.txt says, and
-	its subject's count and its shortlog are those of the series: a
-	patch added, dropped or retitled without scripts/export-base-patch
-	fails this."""
+	"""The cover letter says what base-patch/cover-letter.txt says, then
+	which Debian package the series is based on, and its subject's count
+	and its shortlog are those of the series: a patch added, dropped or
+	retitled without scripts/export-base-patch fails this."""
 	folder = common.BASE_PATCHES / version
 	patches = tree.series(folder)
 	text = (folder / COVER).read_text()
 	subject, body = series.read_cover(common.BASE_PATCHES / 'cover-letter.txt')
+	package = dict(common.table('linux-source'))[version]
+	body += (f'\n\nBased on Linux {package.split("-")[0]}, as in Debian\'s '
+		 f'package\nlinux-source-{version} {package}.')
 	assert tree.subject(folder / COVER) == subject
 	assert f'Subject: [PATCH 00/{len(patches)}] ' in text
 	blurb = text.partition('\n\n')[2]
