@@ -119,3 +119,22 @@ def test_lkmm_and_linux_arch_on_every_patch(version, pristine, other_tree):
 		    for p in patches}
 	assert left_out == {p.name: [] for p in patches}
 
+
+
+@pytest.mark.unit
+def test_export_refuses_a_version_it_has_no_package_for(tmp_path):
+	"""scripts/export-base-patch names the Debian package in the cover
+	letter: a tree of a version tool/volatile_if/data/linux-source does
+	not list gets a one-line error before anything is written."""
+	(tmp_path / 'Makefile').write_text('VERSION = 9\nPATCHLEVEL = 99\n'
+					   'SUBLEVEL = 1\n')
+	for args in (['init', '-q'], ['add', 'Makefile'],
+		     ['-c', 'user.name=A', '-c', 'user.email=a@b.c', 'commit',
+		      '-qm', 'base'], ['tag', 'pristine']):
+		subprocess.run(['git', '-C', tmp_path, *args], check=True)
+	proc = subprocess.run([common.REPO / 'scripts/export-base-patch',
+			       tmp_path], capture_output=True, text=True)
+	assert proc.returncode == 1 and proc.stdout == ''
+	assert proc.stderr.count('\n') == 1
+	assert 'Linux 9.99 is not in tool/volatile_if/data/linux-source' in proc.stderr
+	assert not (common.BASE_PATCHES / '9.99').exists()
