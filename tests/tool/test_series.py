@@ -3,6 +3,8 @@
 
 import email
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -199,6 +201,20 @@ def test_finish_fills_the_cover_letter_once(tmp_path, git, monkeypatch):
 	with pytest.raises(common.Error, match='filled in already'):
 		series.finish(tmp_path, patches, series.read_cover(cover))
 	assert [p.read_text() for p in patches] == before
+
+
+@pytest.mark.parametrize('args, said', [
+	([], 'usage: python3 -m volatile_if.series TREE COVER PATCH...'),
+	(['.', 'no-such-cover', 'x.patch'],
+	 "volatile_if.series: [Errno 2] No such file or directory: 'no-such-cover'"),
+])
+def test_as_a_program_fails_in_one_line(tmp_path, args, said):
+	"""How scripts/export-base-patch runs it: bad arguments get one line
+	on stderr and exit 1, not a traceback."""
+	proc = subprocess.run([sys.executable, '-m', 'volatile_if.series', *args],
+			      cwd=tmp_path, capture_output=True, text=True,
+			      env=dict(os.environ, PYTHONPATH=str(common.REPO / 'tool')))
+	assert (proc.returncode, proc.stdout, proc.stderr) == (1, '', said + '\n')
 
 
 def test_identity():
