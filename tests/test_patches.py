@@ -51,6 +51,9 @@ def test_cover_letter_is_that_of_the_series(version):
 	shortlog = blurb[len(body):].split('\n\n')[1].split('\n')[1:]
 	assert ' '.join(' '.join(shortlog).split()) == \
 		' '.join(tree.subject(p) for p in patches)
+	# Wrapped as checkpatch wants a commit message, which it does not
+	# check here.
+	assert [l for l in body.splitlines() if len(l.expandtabs()) > 75] == []
 
 
 def test_applies_with_git_am(test_tree):
