@@ -337,21 +337,28 @@ def _message(patch: Path) -> str:
 
 BASE_SERIES = [pytest.param(d, id=d.name)
 	       for d in sorted(common.BASE_PATCHES.iterdir()) if d.is_dir()]
+# The cells of the cost tables: each weakly ordered arch with each compiler.
+WEAK_CELLS = [(a, c) for a in sites.WEAK for c in corpus.COMPILERS]
+
+
+def _means(costs: dict, field: str, variant: str) -> list:
+	"""@variant's mean of @field in each of WEAK_CELLS of @costs
+	(arch -> compiler -> variant -> {case or function: costs})."""
+	means = _bench_codegen().means
+	return [means(costs[a][c], field)[variant] for a, c in WEAK_CELLS]
 
 
 @pytest.mark.unit
-@pytest.mark.parametrize('series', BASE_SERIES)
-def test_committed_costs_are_those_base_patch_gives(committed, series):
+@pytest.mark.parametrize('folder', BASE_SERIES)
+def test_committed_costs_are_those_base_patch_gives(committed, folder):
 	"""The figures base-patch's messages give of the corpus are those of
 	tool/docs/codegen.json: 0001 those of the generic volatile_cond()
 	('per-leg'), each arch's 'with one asm' patch its own beside them."""
 	costs = committed['case_costs']
 	means = _bench_codegen().means
-	weak = [(a, c) for a in sites.WEAK for c in corpus.COMPILERS]
-	cases = {len(costs[a][c]['per-leg']) for a, c in weak}
-	generic = {f: [means(costs[a][c], f)['per-leg'] for a, c in weak]
-		   for f in ('insns', 'path')}
-	patches = tree.series(series)
+	cases = {len(costs[a][c]['per-leg']) for a, c in WEAK_CELLS}
+	generic = {f: _means(costs, f, 'per-leg') for f in ('insns', 'path')}
+	patches = tree.series(folder)
 	first = _message(patches[0])
 	got = re.search(r'Over (\d+) shapes .* grow by ([\d.]+) to ([\d.]+) '
 			r'instructions on average, and their longest path by '
@@ -393,13 +400,11 @@ def test_cover_letter_costs_are_those_of_codegen_json(committed):
 	"""base-patch's cover letter gives v2's cost over the corpus and over
 	the converted functions, the ranges of means over the weakly ordered
 	architectures and compilers, and the worst function's path."""
-	bench = _bench_codegen()
-	weak = [(a, c) for a in sites.WEAK for c in corpus.COMPILERS]
 	cases = committed['case_costs']
-	functions = bench.site_costs(committed['sites'])
+	functions = _bench_codegen().site_costs(committed['sites'])
 
 	def spread(costs, field):
-		ms = [bench.means(costs[a][c], field)['volatile_if'] for a, c in weak]
+		ms = _means(costs, field, 'volatile_if')
 		return [min(ms), max(ms)]
 
 	text = ' '.join(series.read_cover(
@@ -417,8 +422,8 @@ def test_cover_letter_costs_are_those_of_codegen_json(committed):
 			r'average and by at most (\d+) in any function, and the '
 			r'size by (-?[\d.]+) to (-?[\d.]+)\.', text)
 	assert got, text
-	counts = [len(functions[a][c]['volatile_if']) for a, c in weak]
-	worst = max(x['path'] for a, c in weak
+	counts = [len(functions[a][c]['volatile_if']) for a, c in WEAK_CELLS]
+	worst = max(x['path'] for a, c in WEAK_CELLS
 		    for x in functions[a][c]['volatile_if'].values())
 	assert got.group(1) == GENERATED_PATCHES.name
 	assert [float(x) for x in got.groups()[1:]] == [

@@ -149,14 +149,19 @@ def test_message_says_what_is_returned_and_stored_and_reviewed():
 	assert 'Reviewed: the ring is the pairing.' in flat
 
 
+def _repo(path, git, commits):
+	"""A repository at @path with @commits commits, each changing a.c."""
+	git(path, 'init', '-q')
+	for n in range(commits):
+		(path / 'a.c').write_text(f'{n}\n')
+		git(path, 'add', 'a.c')
+		git(path, 'commit', '-qm', f'change {n}')
+
+
 def test_cover_letter_has_everyone_once(tmp_path, git, monkeypatch):
 	"""The cover letter goes to every patch's To:, and Cc:s the rest:
 	no one is in both."""
-	git(tmp_path, 'init', '-q')
-	for n in range(3):
-		(tmp_path / 'a.c').write_text(f'{n}\n')
-		git(tmp_path, 'add', 'a.c')
-		git(tmp_path, 'commit', '-qm', f'change {n}')
+	_repo(tmp_path, git, 3)
 	answers = iter([(['A <a@x.org>'], ['B <b@x.org>']),
 			(['B <b@x.org>'], ['C <c@x.org>', 'A <a@x.org>'])])
 	monkeypatch.setattr(recipients, 'maintainers', lambda *a: next(answers))
@@ -176,11 +181,7 @@ def test_finish_fills_the_cover_letter_once(tmp_path, git, monkeypatch):
 	COVER file, in the letter git format-patch wrote; a letter filled in
 	already, or a COVER without a blank line after its subject, is
 	refused with what to do, and nothing is written."""
-	git(tmp_path, 'init', '-q')
-	for n in range(2):
-		(tmp_path / 'a.c').write_text(f'{n}\n')
-		git(tmp_path, 'add', 'a.c')
-		git(tmp_path, 'commit', '-qm', f'change {n}')
+	_repo(tmp_path, git, 2)
 	monkeypatch.setattr(recipients, 'maintainers',
 			    lambda *a: (['A <a@x.org>'], []))
 	out = tmp_path / 'out'
