@@ -1,8 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Who a patch goes to: get_maintainer.pl as a submitter runs it, the
 LKMM's maintainers and linux-arch on every patch (each relies on
-volatile_if()'s semantics), and the To:/Cc: headers that say so.
-"""
+volatile_if()'s semantics), and the To:/Cc: headers that say so."""
 
 import os
 import re
