@@ -7,8 +7,8 @@ report-only sites left for review.  Output: a directory of patches.
 
 Run as a program (scripts/export-base-patch), it finishes a series that
 git format-patch --cover-letter wrote: the cover letter's subject and
-blurb from COVER (its first paragraph is the subject, as in a branch
-description), and the recipients of every patch:
+blurb from COVER (its first line is the subject and a blank line follows,
+as in a branch description), and the recipients of every patch:
     python3 -m volatile_if.series TREE COVER PATCH...
 """
 
