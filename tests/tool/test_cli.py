@@ -221,6 +221,17 @@ def test_sites_on_a_tso_architecture(tool):
 			    'x86_64'), 'x86_64 is TSO', 'leave it out')
 
 
+def test_codegen_wants_its_compilers_before_any_work(tool, tmp_path):
+	"""A compiler codegen does not know, or one not installed, stops it
+	before it looks at a tree (there is none at --tree here)."""
+	nowhere = ['--tree', str(tmp_path / 'none')]
+	one_line_error(tool('codegen', '--cc', 'icc', *nowhere),
+		       'unknown compiler icc', 'clang-N')
+	one_line_error(tool('codegen', '--arch', 'riscv', '--cc', 'clang-99',
+			    *nowhere), 'clang-99 not found',
+		       'apt-get install clang-99')
+
+
 def test_survey_applies_the_series_before_the_scan(tmp_path, monkeypatch):
 	"""A series that does not apply stops survey before its full-tree
 	scan, not after its minutes."""

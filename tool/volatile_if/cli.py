@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import List, Optional, Tuple, Union
 
-from . import arches, b4, boot, check, convert, review, scan, tree
+from . import arches, b4, boot, check, convert, kbuild, review, scan, tree
 from .codegen import corpus, sites, survey
 from .common import DEFAULT_TREE, Error, generated_patches, jobs, require
 
@@ -127,18 +127,20 @@ def cmd_codegen(args) -> int:
 			    f'({", ".join(sites.WEAK)}); {", ".join(tso)} is TSO, '
 			    'where volatile_if() is a compiler barrier: leave it '
 			    'out')
+	arch_names = args.arch or (sites.WEAK if args.sites else
+				   arches.CODEGEN_ARCHES)
+	compilers = args.cc or corpus.COMPILERS
+	kbuild.require_compilers(arch_names, compilers)
 	patches = _patches(_series_dir(args)) if args.sites else tree.series(_series_dir(args))
 	worktree = tree.series_tree(tree.kernel_tree(args.tree or DEFAULT_TREE),
 				    patches)
 	result: Union[sites.SiteReport, corpus.Matrix]
 	if args.sites:
-		result = sites.run(worktree, patches,
-				   arch_names=args.arch or sites.WEAK,
-				   compilers=args.cc or corpus.COMPILERS,
+		result = sites.run(worktree, patches, arch_names=arch_names,
+				   compilers=compilers,
 				   variants=args.variant or ('if',))
 	else:
-		result = corpus.run(args.arch or arches.CODEGEN_ARCHES,
-				    args.cc or corpus.COMPILERS,
+		result = corpus.run(arch_names, compilers,
 				    args.variant or corpus.CHECKED,
 				    worktree=worktree)
 	if args.json:
@@ -245,8 +247,9 @@ def parser() -> argparse.ArgumentParser:
 	g.add_argument('--arch', action='append', choices=arches.CODEGEN_ARCHES,
 		       help='only this architecture (repeatable; the sites are '
 		       'checked on the weakly ordered ones)')
-	g.add_argument('--cc', action='append', choices=corpus.COMPILERS,
-		       help='only this compiler (repeatable)')
+	g.add_argument('--cc', action='append', metavar='CC',
+		       help='gcc, clang or clang-N (repeatable; default: '
+		       f'{", ".join(corpus.COMPILERS)})')
 	g.add_argument('--variant', action='append', choices=list(corpus.VARIANTS),
 		       help='volatile_cond() variants to compare (repeatable; '
 		       'default: if and volatile_if)')

@@ -57,6 +57,15 @@ def require_compiler(name: str, arch: arches.Arch) -> None:
 	require('ld.lld' + suffix, 'lld' + suffix)
 
 
+def require_compilers(arch_names: Sequence[str],
+		      compilers: Sequence[str]) -> None:
+	"""require_compiler() for each of @compilers and @arch_names: before
+	any work."""
+	for cc in compilers:
+		for a in arch_names:
+			require_compiler(cc, arches.get(a))
+
+
 class KernelBuild:
 	"""@tree built for @arch under build/out/<tree>/<arch>[-llvm[-N]]-<name>,
 	from the arch's defconfig (or @base, e.g. 'olddefconfig' on an empty

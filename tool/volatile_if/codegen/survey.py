@@ -141,9 +141,7 @@ def require_tools(arch_names: Sequence[str], compilers: Sequence[str],
 		if o not in OPTS:
 			raise Error(f'unknown optimisation level {o}: give '
 				    f'{" or ".join(OPTS)}')
-	for cc in compilers:
-		for a in arch_names:
-			kbuild.require_compiler(cc, arches.get(a))
+	kbuild.require_compilers(arch_names, compilers)
 
 
 def build(worktree: Path, arch: arches.Arch, compiler: str, opt: str,
