@@ -252,7 +252,7 @@ def test_committed_matrix_is_of_the_corpus_and_holds(committed):
 	assert m['cases'] == {k.name: {'file': k.file, 'tags': list(k.tags)}
 			      for k in corpus.cases()}
 	assert set(m['arches']) == set(arches.CODEGEN_ARCHES)
-	assert set(m['compilers']) == set(corpus.COMPILERS)
+	assert m['compilers'] == list(corpus.COMPILERS + corpus.NEWER)
 	cells = [(c['case'], c['arch'], c['compiler'], c['variant'],
 		  c['status'], c['why']) for c in m['cells']]
 	assert {c[:4] for c in cells} == {
@@ -265,7 +265,7 @@ def test_committed_matrix_is_of_the_corpus_and_holds(committed):
 @pytest.mark.unit
 def test_committed_sites_are_the_series_and_guaranteed(committed):
 	"""Every site generated-patches/6.1 converts, and base-patch's litmus
-	sites, on the four weakly ordered architectures and both compilers;
+	sites, on the four weakly ordered architectures and every compiler;
 	volatile_if guaranteed at each."""
 	s = committed['sites']
 	assert not s['missing'] and not s['failed']
@@ -280,7 +280,8 @@ def test_committed_sites_are_the_series_and_guaranteed(committed):
 			(x['file'], x['line'])
 		cells.setdefault(where, set()).add((x['arch'], x['compiler']))
 	assert set(cells) == converted | kunit
-	every = {(a, c) for a in sites.WEAK for c in corpus.COMPILERS}
+	every = {(a, c) for a in sites.WEAK
+		 for c in corpus.COMPILERS + corpus.NEWER}
 	assert all(got == every for got in cells.values()), cells
 	bad = [(x['file'], x['line'], x['arch'], x['compiler'])
 	       for x in s['sites'] if x['volatile_if']['status'] != 'guaranteed']
@@ -395,6 +396,59 @@ def test_committed_costs_are_those_base_patch_gives(committed, folder):
 				(patch.name, cc, field)
 
 
+def _clang(committed: dict, version: str) -> str:
+	"""The compiler of codegen.json that is clang @version."""
+	(key,) = [k for k, v in committed['toolchains'].items()
+		  if re.search(rf'clang version {version}\.', v)]
+	return key
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize('folder', BASE_SERIES)
+def test_newer_clang_costs_are_those_arm64_gives(committed, folder):
+	"""What arm64's patch says of clang 19 and 22 is codegen.json's: the
+	corpus' means, with the one asm and with two, and the converted
+	functions', whose longest path neither makes longer."""
+	bench = _bench_codegen()
+	(patch,) = [p for p in tree.series(folder)
+		    if tree.subject(p).startswith('arm64: ')]
+	text = _message(patch)
+	shapes = committed['case_costs']['arm64']
+	functions = bench.site_costs(committed['sites'])['arm64']
+
+	def means(costs: dict, field: str) -> tuple:
+		m = bench.means(costs, field)
+		return m['volatile_if'], m['per-leg']
+	got = re.search(r'Over the (\d+) shapes with clang (\d+), the longest '
+			r'path grows by ([\d.]+) with the asm of the taken leg '
+			r'alone and by ([\d.]+) with one in each leg \(size '
+			r'\+([\d.]+) and \+([\d.]+)\)\.', text)
+	assert got, text
+	n, version, *figures = got.groups()
+	costs = shapes[_clang(committed, version)]
+	assert int(n) == len(costs['volatile_if'])
+	assert tuple(map(float, figures)) == \
+		means(costs, 'path') + means(costs, 'insns')
+	got = re.search(r'clang (\d+) signs at the entry again \(longest path '
+			r'\+([\d.]+) and \+([\d.]+), as clang (\d+)\)', text)
+	assert got, text
+	newer, one, two, older = got.groups()
+	for version in (newer, older):
+		assert (float(one), float(two)) == \
+			means(shapes[_clang(committed, version)], 'path')
+	got = re.search(r'In the (\d+) functions converted so far, neither adds '
+			r'to the longest path with clang (\d+) or (\d+) \(size '
+			r'\+([\d.]+) with the one asm, \+([\d.]+) with two\)', text)
+	assert got, text
+	n, *versions, one, two = got.groups()
+	for version in versions:
+		costs = functions[_clang(committed, version)]
+		st = {v: bench.stats(costs[v]) for v in ('volatile_if', 'per-leg')}
+		assert int(n) == st['volatile_if']['n']
+		assert max(x['path'][1] for x in st.values()) <= 0
+		assert (float(one), float(two)) == means(costs, 'insns')
+
+
 @pytest.mark.unit
 def test_cover_letter_costs_are_those_of_codegen_json(committed):
 	"""base-patch's cover letter gives v2's cost over the corpus and over
@@ -429,3 +483,48 @@ def test_cover_letter_costs_are_those_of_codegen_json(committed):
 	assert [float(x) for x in got.groups()[1:]] == [
 		min(counts), max(counts), *spread(functions, 'path'), worst,
 		*spread(functions, 'insns')]
+
+
+def _major(toolchain: str) -> str:
+	"""The major version in a line of codegen.json's toolchains."""
+	return re.search(r' (\d+)\.\d+\.\d+', toolchain).group(1)
+
+
+@pytest.mark.unit
+def test_cover_letter_names_the_compilers_of_codegen_json(committed):
+	"""The machine code the cover letter says was checked is of the
+	compilers codegen.json was made with (whose sites are all guaranteed:
+	test_committed_sites_are_the_series_and_guaranteed)."""
+	text = ' '.join(series.read_cover(
+		common.BASE_PATCHES / 'cover-letter.txt')[1].split())
+	got = re.search(r'with gcc (\d+) and clang ([\d, and]+?), a '
+			r'conditional branch on the value loaded', text)
+	assert got, text
+	named = {('gcc', got.group(1))} | \
+		{('clang', v) for v in re.findall(r'\d+', got.group(2))}
+	made = {(re.search(r'gcc|clang', t).group(0), _major(t))
+		for t in committed['toolchains'].values()}
+	assert named == made
+
+
+@pytest.mark.unit
+def test_readme_saving_of_one_asm_is_that_of_codegen_json(committed):
+	"""README's range of what the asm of the taken leg alone saves over
+	one in each leg, in size, on the architectures that use it."""
+	text = ' '.join((common.REPO / 'README.md').read_text().split())
+	got = re.search(r'It saves the other leg the block its asm needs: '
+			r'([\d.]+) to ([\d.]+) instructions per function on '
+			r'average over the corpus with gcc (\d+) and clang (\d+)',
+			text)
+	assert got, 'README.md'
+	low, high, gcc, clang = got.groups()
+	assert [gcc, clang] == [_major(committed['toolchains'][c])
+				for c in corpus.COMPILERS]
+	costs = committed['case_costs']
+	means = _bench_codegen().means
+	saved = [round(m['per-leg'] - m['volatile_if'], 2)
+		 for m in (means(costs[a][c], 'insns')
+			   for a in ('arm64', 'powerpc', 'riscv')
+			   for c in corpus.COMPILERS)]
+	assert (float(low), float(high)) == (min(saved), max(saved))
+
