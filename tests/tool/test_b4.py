@@ -81,15 +81,19 @@ def test_b4_send_writes_the_same_patches(small_series, tmp_path):
 		next(p for p in sent if '0-' in p.name).read_text()
 	assert 'Two changes to a.' in cover and 'X-Mailer: b4' in cover
 
-	# The comparison sees a difference in a body, and a lost recipient.
+	# The comparison sees a difference in a subject and in a body, and a
+	# lost recipient.
 	changed = tmp_path / 'changed'
 	changed.mkdir()
 	for p in ours:
 		shutil.copy(p, changed / p.name)
 	text = (changed / ours[2].name).read_text()
-	(changed / ours[2].name).write_text(text.replace('a = 3', 'a = 4'))
+	assert '] lib/a: Change 1\n' in text
+	(changed / ours[2].name).write_text(text.replace('a = 3', 'a = 4').replace(
+		'] lib/a: Change 1\n', '] lib/a: Change one\n'))
 	recipients.add_recipients(changed / ours[1].name, ['New Person <new@example.org>'], [])
 	diffs = b4.compare(sorted(changed.glob('*.patch')), sent)
+	assert "patch 2: subject 'lib/a: Change one' != 'lib/a: Change 1'" in diffs
 	assert any('bodies differ' in d and 'patch 2' in d for d in diffs)
 	assert any("b4 does not send to ['new@example.org']" in d for d in diffs)
 	# convert --b4 makes the same comparison: the series passes, the

@@ -163,10 +163,6 @@ def _message(path: Path):
 	return email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
 
 
-def _subject(msg) -> str:
-	return re.sub(r'^\[PATCH[^]]*\] ', '', ' '.join(str(msg['Subject']).split()))
-
-
 def _without_signature(text: str) -> str:
 	at = text.rfind('\n-- \n')
 	return text[:at + 1] if at >= 0 else text
@@ -186,8 +182,9 @@ def _blurb(cover) -> str:
 
 def _same(where: str, a, b, body_a: str, body_b: str) -> List[str]:
 	diffs = []
-	if _subject(a) != _subject(b):
-		diffs.append(f'{where}: subject {_subject(a)!r} != {_subject(b)!r}')
+	ours, theirs = (tree.bare_subject(m['Subject']) for m in (a, b))
+	if ours != theirs:
+		diffs.append(f'{where}: subject {ours!r} != {theirs!r}')
 	if email.utils.parseaddr(str(a['From'])) != email.utils.parseaddr(str(b['From'])):
 		diffs.append(f'{where}: From {a["From"]} != {b["From"]}')
 	lost = _recipients(a) - _recipients(b)

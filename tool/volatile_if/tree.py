@@ -134,8 +134,12 @@ def series(directory: Path) -> List[Path]:
 
 def subject(patch: Path) -> str:
 	"""The subject of a git format-patch file, without [PATCH ...]."""
-	msg = email.message_from_bytes(patch.read_bytes())
-	return re.sub(r'^\[PATCH[^]]*\] ', '', ' '.join(msg['Subject'].split()))
+	return bare_subject(email.message_from_bytes(patch.read_bytes())['Subject'])
+
+
+def bare_subject(header: str) -> str:
+	"""A Subject: header unfolded, without its [PATCH ...] prefix."""
+	return re.sub(r'^\[PATCH[^]]*\] ', '', ' '.join(str(header).split()))
 
 
 def am(tree: Path, patches: Iterable[Path]) -> None:
