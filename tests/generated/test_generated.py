@@ -62,16 +62,33 @@ def test_recipients_come_from_the_code_not_the_words(folder):
 MADE_ON = dict(common.table('linux-source'))
 
 
+def _made_on(version: str) -> subprocess.CompletedProcess:
+	return subprocess.run([common.REPO / 'scripts' / 'made-on', version],
+			      capture_output=True, text=True)
+
+
 @pytest.mark.unit
 def test_every_version_names_its_package():
-	"""The kernels scripts/setup unpacks are those data/linux-source
-	names, with their package, and base-patch/ has a folder for each."""
-	setup = (common.REPO / 'scripts' / 'setup').read_text()
-	assert 'sources=$top/tool/volatile_if/data/linux-source' in setup
+	"""scripts/made-on, which scripts/setup and export-base-patch ask,
+	gives the package of each kernel data/linux-source names, and
+	base-patch/ has a folder for each."""
+	for version, package in MADE_ON.items():
+		assert _made_on(version).stdout == package + '\n'
 	assert sorted(MADE_ON) == \
 		sorted(p.name for p in common.BASE_PATCHES.iterdir() if p.is_dir())
 	assert all(re.fullmatch(rf'{re.escape(v)}\.\d+-\S+', MADE_ON[v])
 		   for v in MADE_ON), MADE_ON
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize('version', ['6.10', '9.99'])
+def test_made_on_refuses_a_kernel_it_has_no_package_for(version):
+	"""One line that names the kernels there are; 6.10 is not 6.1."""
+	proc = _made_on(version)
+	assert proc.returncode == 1 and proc.stdout == ''
+	assert proc.stderr.count('\n') == 1
+	assert f'Linux {version} is not in' in proc.stderr
+	assert f'(it has {" ".join(MADE_ON)})' in proc.stderr
 
 
 @pytest.mark.slow
