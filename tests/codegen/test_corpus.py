@@ -186,6 +186,30 @@ def test_one_asm_is_not_enough_on_arm(codegen_tree):
 			(compiler, m.text())
 
 
+@pytest.mark.slow
+def test_clang_loses_the_hint_of_a_bool(codegen_tree):
+	"""Why, built with clang, volatile_cond() branches on the condition as
+	written (base-patch 0001): kept in a bool ('bool'), the value loses
+	clang 14 the unlikely() of unlikely_leg, and on arm64 the likely() of
+	likely_leg too: it no longer lays out their cold leg after the hot
+	path's return.  The branch is still the one volatile_if requires."""
+	m = corpus.run(CLANG_SLICE, ['clang'], ['bool'],
+		       build=lambda a, c: corpus.kernel_build(
+			       codegen_tree, arches.get(a), c))
+	tags = {k.name: k.tags for k in m.cases}
+	assert not [c for c in m.cells if 'depends' in tags[c.case] and
+		    c.verdict.status != 'guaranteed']
+	hint = [k for k in m.cases if 'hint' in k.tags]
+	for a in CLANG_SLICE:
+		arch = arches.get(a)
+		objs = {f: disasm.disassemble(arch.objdump, corpus.object_path(
+			codegen_tree.name, a, 'clang', 'bool', f))
+			for f in {k.file for k in hint}}
+		kept = [k.name for k in hint
+			if cold_leg_after_return(arch, objs[k.file], k)]
+		assert kept == (['likely_leg'] if a == 'arm' else []), (a, kept)
+
+
 @pytest.mark.unit
 def test_no_kunit_sites_without_the_test(tmp_path):
 	"""A tree whose volatile_if() came without base-patch's KUnit test:
@@ -348,6 +372,15 @@ def _means(costs: dict, field: str, variant: str) -> list:
 	return [means(costs[a][c], field)[variant] for a, c in WEAK_CELLS]
 
 
+def _one_asm(folder: Path) -> dict:
+	"""arch -> the patch of base-patch @folder that gives it the asm of
+	the taken leg alone."""
+	return {tree.subject(p).split(':')[0].split('/')[0]: p
+		for p in tree.series(folder)
+		if tree.subject(p).endswith('Implement volatile_cond() with one '
+					    'asm')}
+
+
 @pytest.mark.unit
 @pytest.mark.parametrize('folder', BASE_SERIES)
 def test_committed_costs_are_those_base_patch_gives(committed, folder):
@@ -368,13 +401,9 @@ def test_committed_costs_are_those_base_patch_gives(committed, folder):
 		cases.pop(), min(generic['insns']), max(generic['insns']),
 		min(generic['path']), max(generic['path'])]
 	assert not cases
-	one_asm = [p for p in patches
-		   if tree.subject(p).endswith('Implement volatile_cond() with '
-					       'one asm')]
-	assert {tree.subject(p).split(':')[0] for p in one_asm} == \
-		{'arm64', 'powerpc/barrier', 'riscv'}
-	for patch in one_asm:
-		arch = tree.subject(patch).split(':')[0].split('/')[0]
+	one_asm = _one_asm(folder)
+	assert set(one_asm) == {'arm64', 'powerpc', 'riscv'}
+	for arch, patch in one_asm.items():
 		text = _message(patch)
 		said = {}
 		for less, cc, ours, theirs in re.findall(
@@ -454,6 +483,39 @@ def test_newer_clang_costs_are_those_arm64_gives(committed, folder):
 
 
 @pytest.mark.unit
+@pytest.mark.parametrize('folder', BASE_SERIES)
+def test_constant_check_costs_are_those_0001_gives(committed, folder):
+	"""What 0001 says gcc makes of compiletime_assert()'s __noreturn check,
+	and of its own, is what the corpus shows over the condition kept in a
+	bool with no check."""
+	bench = _bench_codegen()
+	costs = committed['case_costs']
+	got = re.search(
+		r"changes gcc (\d+)'s layout: for (\w+) and (\w+) it jumps back "
+		r'to a shared return in one of the (\d+) shapes \(one more '
+		r'instruction on its longest path\) where it copies the return '
+		r"without the check, and for 32-bit ARM it makes one shape's "
+		r"longest path (\d+) instructions longer and another's (\d+) "
+		r'shorter\. Without __noreturn, the check changes neither the '
+		r'longest path nor the size of any of them, on any of the four '
+		r'architectures\.', _message(tree.series(folder)[0]))
+	assert got, folder
+	version, *shared, n, longer, shorter = got.groups()
+	assert version == _major(committed['toolchains']['gcc'])
+	assert int(n) == len(costs['arm64']['gcc']['bool'])
+	noreturn = {a: bench.changed(costs[a]['gcc'], 'noreturn-check', 'bool')
+		    for a in sites.WEAK}
+	assert {a for a, d in noreturn.items() if d} == {*shared, 'arm'}
+	for a in shared:
+		((path, size),) = noreturn[a].values()
+		assert path == 1 and size < 0, (a, noreturn[a])
+	assert sorted(p for p, _ in noreturn['arm'].values()) == \
+		[-int(shorter), int(longer)]
+	assert not [a for a in sites.WEAK
+		    if bench.changed(costs[a]['gcc'], 'volatile_if', 'bool')]
+
+
+@pytest.mark.unit
 def test_cover_letter_costs_are_those_of_codegen_json(committed):
 	"""base-patch's cover letter gives v2's cost over the corpus and over
 	the converted functions, the ranges of means over the weakly ordered
@@ -523,7 +585,8 @@ def test_readme_saving_of_one_asm_is_that_of_codegen_json(committed):
 	means = _bench_codegen().means
 	saved = [round(m['per-leg'] - m['volatile_if'], 2)
 		 for m in (means(costs[a][c], 'insns')
-			   for a in ('arm64', 'powerpc', 'riscv')
+			   for a in _one_asm(common.BASE_PATCHES /
+					     GENERATED_PATCHES.name)
 			   for c in corpus.COMPILERS)]
 	assert (float(low), float(high)) == (min(saved), max(saved))
 

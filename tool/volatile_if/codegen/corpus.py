@@ -76,6 +76,13 @@ VARIANTS = {
 	'else-asm': Variant('else-asm', guarantees=True,
 			    about='volatile_if with the asm of the else-leg '
 			    'only'),
+	'bool': Variant('bool', guarantees=True,
+			about='volatile_if with the condition kept in a bool '
+			'and no constant check, with gcc as with clang'),
+	'noreturn-check': Variant('noreturn-check', guarantees=True,
+				  about="volatile_if with compiletime_assert()'s "
+				  'constant check, whose error function is '
+				  '__noreturn'),
 }
 CHECKED = ('if', 'volatile_if')
 
