@@ -516,6 +516,57 @@ def test_constant_check_costs_are_those_0001_gives(committed, folder):
 
 
 @pytest.mark.unit
+@pytest.mark.parametrize('folder', BASE_SERIES)
+def test_clang_cost_of_a_bool_is_that_0001_gives(committed, folder):
+	"""Why volatile_cond() keeps no variable with clang: what 0001 says the
+	bool costs perf_output_begin() and its siblings is codegen.json's,
+	over v2, on the architectures it names and no other."""
+	got = re.search(
+		r'In the kernel, clang (\d+) for ([\w, ]+?) then inlined '
+		r'perf_output_put_handle\(\) into perf_output_begin\(\) and its '
+		r'two siblings \(kernel/events/ring_buffer\.c\), whose condition '
+		r'has an unlikely\(\): (\d+) to (\d+) more instructions each\.',
+		_message(tree.series(folder)[0]))
+	assert got, folder
+	version, named, low, high = got.groups()
+	costs = _bench_codegen().site_costs(committed['sites'])
+	grown = {}
+	for a in sites.WEAK:
+		row = costs[a][_clang(committed, version)]
+		for key, x in row['bool'].items():
+			if re.search(r' perf_output_begin(_forward|_backward)?$', key):
+				grown.setdefault(a, []).append(
+					x['insns'] - row['volatile_if'][key]['insns'])
+	assert {len(xs) for xs in grown.values()} == {3}, grown
+	inlined = {a: xs for a, xs in grown.items() if min(xs) >= int(low)}
+	assert set(inlined) == set(re.split(r', | and ', named)), grown
+	every = [x for xs in inlined.values() for x in xs]
+	assert [min(every), max(every)] == [int(low), int(high)]
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize('folder', BASE_SERIES)
+def test_inlining_the_check_changes_is_that_0001_gives(committed, folder):
+	"""The one decision of gcc's inliner that 0001 says the check changes
+	is the one codegen.json has: the functions into which only if ()
+	inlined a site."""
+	got = re.search(
+		r"the check changes one decision of gcc (\d+)'s inliner\. For "
+		r'([\w, ]+?), it inlines (\w+)\(\) \(([\w/.]+)\) into ([\w(), ]+?) '
+		r'when the site is a plain if \(\), and calls it from them once it '
+		r'is volatile_if\(\)', _message(tree.series(folder)[0]))
+	assert got, folder
+	version, where, callee, file, callers = got.groups()
+	assert version == _major(committed['toolchains']['gcc'])
+	assert {(x['file'], x['function'], x['arch'], x['compiler'])
+		for x in committed['sites']['only_if']} == {
+		(file, f, a, 'gcc') for a in re.split(r', | and ', where)
+		for f in re.findall(r'(\w+)\(\)', callers)}
+	assert {x['function'] for x in committed['sites']['sites']
+		if x['file'] == file and x['compiler'] == 'gcc'} == {callee}
+
+
+@pytest.mark.unit
 def test_cover_letter_costs_are_those_of_codegen_json(committed):
 	"""base-patch's cover letter gives v2's cost over the corpus and over
 	the converted functions, the ranges of means over the weakly ordered
