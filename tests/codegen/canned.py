@@ -75,17 +75,3 @@ def inlined_of(arch_name: str, listing: str, name: str, functions,
 	decoder = isa.decoder(arches.get(arch_name).isa)
 	return ctrldep.inline_calls(
 		obj, ctrldep.graph(obj, obj.functions[name], decoder), decoder)
-
-
-def cold_leg_after_return(arch: arches.Arch, obj: disasm.Object,
-			  case: corpus.Case) -> bool:
-	"""Whether @case, a "hint" case of @obj, lays out the leg its likely()
-	or unlikely() makes cold, the one that calls do_something(), after the
-	hot path's first return, as an if () with the hint does."""
-	decoder = isa.decoder(arch.isa)
-	insns = obj.functions[case.symbol].insns
-	ret = next((n for n, i in enumerate(insns)
-		    if decoder.decode(i).flow == 'ret'), None)
-	call = next((n for n, i in enumerate(insns)
-		     if i.reloc and i.reloc[1] == 'do_something'), None)
-	return ret is not None and call is not None and ret < call

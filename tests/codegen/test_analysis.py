@@ -12,8 +12,7 @@ import pytest
 from volatile_if import arches
 from volatile_if.codegen import corpus, ctrldep, disasm, isa
 
-from canned import (alternatives_of, analyse, cold_leg_after_return, graph_of,
-		    inlined_of, parse)
+from canned import alternatives_of, analyse, graph_of, inlined_of, parse
 
 
 # clang 14, arm64, plain if: the store to B hoisted above the test,
@@ -1050,7 +1049,7 @@ def test_cold_leg_after_return():
 	def laid_out(listing: str) -> bool:
 		obj = disasm.Object(Path('x.o'), symbols,
 				    disasm.functions(symbols, parse(listing)))
-		return cold_leg_after_return(arch, obj, case)
+		return corpus.cold_leg_after_return(arch, obj, case)
 	assert laid_out(ARM64_HINT_KEPT)
 	assert not laid_out(ARM64_HINT_LOST)
 

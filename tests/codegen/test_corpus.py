@@ -14,10 +14,8 @@ from pathlib import Path
 import pytest
 
 from volatile_if import arches, common, series, tree
-from volatile_if.codegen import corpus, disasm, sites
+from volatile_if.codegen import corpus, sites
 from volatile_if.common import GENERATED_PATCHES, Error
-
-from canned import cold_leg_after_return
 
 
 @pytest.mark.unit
@@ -140,6 +138,21 @@ def _matrix_holds(cases: dict, cells: list) -> None:
 					assert c[4] == ('compiler' if tso else 'broken'), c
 
 
+def _hints_hold(cases: list, cells: list) -> None:
+	"""likely() and unlikely() reach volatile_if's branch: on @cells (case,
+	arch, compiler, variant, cold_leg_last) of @cases, every hint case
+	lays out its cold leg after the hot path's return on every weakly
+	ordered architecture (x86's returns are jumps to a thunk, which
+	cold_leg_after_return() does not look for)."""
+	hint = {k.name for k in cases if 'hint' in k.tags}
+	assert hint
+	got = {c[:3]: c[4] for c in cells
+	       if c[0] in hint and c[3] == 'volatile_if'}
+	weak = {c for c in got if not arches.get(c[1]).tso}
+	assert weak and {c for c in got if got[c] is not None} == weak
+	assert all(got[c] for c in weak), got
+
+
 @pytest.mark.slow
 def test_matrix(codegen_tree):
 	"""Plain if and volatile_if, the slice above, compiled now."""
@@ -149,25 +162,9 @@ def test_matrix(codegen_tree):
 	_matrix_holds({k.name: k.tags for k in corpus.cases()},
 		      [(c.case, c.arch, c.compiler, c.variant, c.verdict.status,
 			c.verdict.why) for m in runs for c in m.cells])
-	# likely() and unlikely() reach the branch: the cold leg stays out of
-	# line (clang loses the hint of a value kept in a variable).  x86's
-	# returns are jumps to a thunk, which this does not look for.
-	hint = [k for k in corpus.cases() if 'hint' in k.tags]
-	assert hint
-	laid_out = {}
 	for m in runs:
-		for a in m.arches:
-			arch = arches.get(a)
-			if arch.tso:
-				continue
-			for c in m.compilers:
-				objs = {f: disasm.disassemble(arch.objdump, corpus.object_path(
-					codegen_tree.name, a, c, 'volatile_if', f))
-					for f in {k.file for k in hint}}
-				for k in hint:
-					laid_out[k.name, a, c] = cold_leg_after_return(
-						arch, objs[k.file], k)
-	assert laid_out and all(laid_out.values()), laid_out
+		_hints_hold(m.cases, [(c.case, c.arch, c.compiler, c.variant,
+				       c.cold_leg_last) for c in m.cells])
 
 
 @pytest.mark.slow
@@ -199,14 +196,8 @@ def test_clang_loses_the_hint_of_a_bool(codegen_tree):
 	tags = {k.name: k.tags for k in m.cases}
 	assert not [c for c in m.cells if 'depends' in tags[c.case] and
 		    c.verdict.status != 'guaranteed']
-	hint = [k for k in m.cases if 'hint' in k.tags]
 	for a in CLANG_SLICE:
-		arch = arches.get(a)
-		objs = {f: disasm.disassemble(arch.objdump, corpus.object_path(
-			codegen_tree.name, a, 'clang', 'bool', f))
-			for f in {k.file for k in hint}}
-		kept = [k.name for k in hint
-			if cold_leg_after_return(arch, objs[k.file], k)]
+		kept = [c.case for c in m.cells if c.arch == a and c.cold_leg_last]
 		assert kept == (['likely_leg'] if a == 'arm' else []), (a, kept)
 
 
@@ -284,6 +275,9 @@ def test_committed_matrix_is_of_the_corpus_and_holds(committed):
 		for c in m['compilers'] for v in m['variants']}
 	_matrix_holds({k: v['tags'] for k, v in m['cases'].items()},
 		      [c for c in cells if c[3] in corpus.CHECKED])
+	_hints_hold(corpus.cases(), [
+		(c['case'], c['arch'], c['compiler'], c['variant'],
+		 c.get('cold_leg_last')) for c in m['cells']])
 
 
 @pytest.mark.unit
@@ -357,6 +351,14 @@ def _message(patch: Path) -> str:
 	"""A patch's commit message, its lines joined by single spaces."""
 	body = patch.read_text().split('\n\n', 1)[1].split('\n---\n', 1)[0]
 	return ' '.join(body.split())
+
+
+def _0001_says(folder: Path, pattern: str) -> tuple:
+	"""The groups of @pattern in the message of the first patch of
+	base-patch @folder, which must match it."""
+	got = re.search(pattern, _message(tree.series(folder)[0]))
+	assert got, (folder.name, pattern)
+	return got.groups()
 
 
 BASE_SERIES = [pytest.param(d, id=d.name)
@@ -490,7 +492,8 @@ def test_constant_check_costs_are_those_0001_gives(committed, folder):
 	bool with no check."""
 	bench = _bench_codegen()
 	costs = committed['case_costs']
-	got = re.search(
+	version, *shared, n, longer, shorter = _0001_says(
+		folder,
 		r"changes gcc (\d+)'s layout: for (\w+) and (\w+) it jumps back "
 		r'to a shared return in one of the (\d+) shapes \(one more '
 		r'instruction on its longest path\) where it copies the return '
@@ -498,9 +501,7 @@ def test_constant_check_costs_are_those_0001_gives(committed, folder):
 		r"longest path (\d+) instructions longer and another's (\d+) "
 		r'shorter\. Without __noreturn, the check changes neither the '
 		r'longest path nor the size of any of them, on any of the four '
-		r'architectures\.', _message(tree.series(folder)[0]))
-	assert got, folder
-	version, *shared, n, longer, shorter = got.groups()
+		r'architectures\.')
 	assert version == _major(committed['toolchains']['gcc'])
 	assert int(n) == len(costs['arm64']['gcc']['bool'])
 	noreturn = {a: bench.changed(costs[a]['gcc'], 'noreturn-check', 'bool')
@@ -517,18 +518,38 @@ def test_constant_check_costs_are_those_0001_gives(committed, folder):
 
 @pytest.mark.unit
 @pytest.mark.parametrize('folder', BASE_SERIES)
+def test_hints_a_bool_loses_are_those_0001_gives(committed, folder):
+	"""The likely() and unlikely() that clang loses with the condition in a
+	bool, as 0001 gives them, are codegen.json's, and gcc loses none."""
+	versions, where, older, but = _0001_says(
+		folder,
+		r'once the value is kept in a variable, clang ([\d, and]+?) lay out '
+		r'the one with an unlikely\(\) as if it had none, for ([\w, ]+?), '
+		r'and clang (\d+) the one with a likely\(\) too, but for (\w+)\.')
+	assert set(re.split(r', | and ', where)) == set(sites.WEAK)
+	clangs = {_clang(committed, v): v for v in re.findall(r'\d+', versions)}
+	lost = {}
+	for x in committed['matrix']['cells']:
+		if x['variant'] == 'bool' and x.get('cold_leg_last') is False:
+			lost.setdefault((x['arch'], x['compiler']), set()).add(x['case'])
+	assert lost == {
+		(a, cc): {'unlikely_leg'} | ({'likely_leg'} if v == older and
+					     a != but else set())
+		for a in sites.WEAK for cc, v in clangs.items()}
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize('folder', BASE_SERIES)
 def test_clang_cost_of_a_bool_is_that_0001_gives(committed, folder):
 	"""Why volatile_cond() keeps no variable with clang: what 0001 says the
 	bool costs perf_output_begin() and its siblings is codegen.json's,
 	over v2, on the architectures it names and no other."""
-	got = re.search(
+	version, named, low, high = _0001_says(
+		folder,
 		r'In the kernel, clang (\d+) for ([\w, ]+?) then inlined '
 		r'perf_output_put_handle\(\) into perf_output_begin\(\) and its '
 		r'two siblings \(kernel/events/ring_buffer\.c\), whose condition '
-		r'has an unlikely\(\): (\d+) to (\d+) more instructions each\.',
-		_message(tree.series(folder)[0]))
-	assert got, folder
-	version, named, low, high = got.groups()
+		r'has an unlikely\(\): (\d+) to (\d+) more instructions each\.')
 	costs = _bench_codegen().site_costs(committed['sites'])
 	grown = {}
 	for a in sites.WEAK:
@@ -550,13 +571,12 @@ def test_inlining_the_check_changes_is_that_0001_gives(committed, folder):
 	"""The one decision of gcc's inliner that 0001 says the check changes
 	is the one codegen.json has: the functions into which only if ()
 	inlined a site."""
-	got = re.search(
+	version, where, callee, file, callers = _0001_says(
+		folder,
 		r"the check changes one decision of gcc (\d+)'s inliner\. For "
 		r'([\w, ]+?), it inlines (\w+)\(\) \(([\w/.]+)\) into ([\w(), ]+?) '
 		r'when the site is a plain if \(\), and calls it from them once it '
-		r'is volatile_if\(\)', _message(tree.series(folder)[0]))
-	assert got, folder
-	version, where, callee, file, callers = got.groups()
+		r'is volatile_if\(\)')
 	assert version == _major(committed['toolchains']['gcc'])
 	assert {(x['file'], x['function'], x['arch'], x['compiler'])
 		for x in committed['sites']['only_if']} == {

@@ -158,6 +158,20 @@ def analyse_function(arch: arches.Arch, obj: disasm.Object, name: str,
 		branch_required=branch_required)
 
 
+def cold_leg_after_return(arch: arches.Arch, obj: disasm.Object,
+			  case: Case) -> bool:
+	"""Whether @case, a "hint" case of @obj, lays out the leg its likely()
+	or unlikely() makes cold, the one that calls do_something(), after the
+	hot path's first return, as the hint asks."""
+	decoder = isa.decoder(arch.isa)
+	insns = obj.functions[case.symbol].insns
+	ret = next((n for n, i in enumerate(insns)
+		    if decoder.decode(i).flow == 'ret'), None)
+	call = next((n for n, i in enumerate(insns)
+		     if i.reloc and i.reloc[1] == 'do_something'), None)
+	return ret is not None and call is not None and ret < call
+
+
 @dataclass
 class Cell:
 	case: str
@@ -165,11 +179,17 @@ class Cell:
 	compiler: str
 	variant: str
 	verdict: ctrldep.Verdict
+	# A "hint" case on a weakly ordered architecture (x86's returns are
+	# jumps to a thunk): cold_leg_after_return().
+	cold_leg_last: Optional[bool] = None
 
 	def json(self) -> dict:
-		return {'case': self.case, 'arch': self.arch,
-			'compiler': self.compiler, 'variant': self.variant,
-			**self.verdict.json()}
+		out: dict = {'case': self.case, 'arch': self.arch,
+			     'compiler': self.compiler, 'variant': self.variant,
+			     **self.verdict.json()}
+		if self.cold_leg_last is not None:
+			out['cold_leg_last'] = self.cold_leg_last
+		return out
 
 
 class Matrix:
@@ -312,7 +332,10 @@ def run(arch_names: Sequence[str] = arches.CODEGEN_ARCHES,
 		decoder = isa.decoder(arch.isa)
 		return [Cell(k.name, a, c, v,
 			     analyse_function(arch, obj, k.symbol, decoder,
-					      VARIANTS[v].guarantees))
+					      VARIANTS[v].guarantees),
+			     cold_leg_after_return(arch, obj, k)
+			     if 'hint' in k.tags and not arch.tso and
+			     k.symbol in obj.functions else None)
 			for k in names]
 	with ThreadPoolExecutor(max_workers=jobs()) as pool:
 		cells = [cell for part in pool.map(one, jobs_) for cell in part]
