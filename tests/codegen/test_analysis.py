@@ -1042,14 +1042,14 @@ ARM64_HINT_KEPT = '''
 
 @pytest.mark.unit
 def test_cold_leg_after_return():
-	arch = arches.get('arm64')
+	decoder = isa.decoder(arches.get('arm64').isa)
 	case = corpus.Case('unlikely_leg', 'shapes.c', ('depends', 'hint'))
 	symbols = [disasm.Symbol('cg_unlikely_leg', '.text', 0, 0x4c, True)]
 
 	def laid_out(listing: str) -> bool:
 		obj = disasm.Object(Path('x.o'), symbols,
 				    disasm.functions(symbols, parse(listing)))
-		return corpus.cold_leg_after_return(arch, obj, case)
+		return corpus.cold_leg_after_return(decoder, obj, case)
 	assert laid_out(ARM64_HINT_KEPT)
 	assert not laid_out(ARM64_HINT_LOST)
 

@@ -393,13 +393,10 @@ def test_committed_costs_are_those_base_patch_gives(committed, folder):
 	means = _bench_codegen().means
 	cases = {len(costs[a][c]['per-leg']) for a, c in WEAK_CELLS}
 	generic = {f: _means(costs, f, 'per-leg') for f in ('insns', 'path')}
-	patches = tree.series(folder)
-	first = _message(patches[0])
-	got = re.search(r'Over (\d+) shapes .* grow by ([\d.]+) to ([\d.]+) '
-			r'instructions on average, and their longest path by '
-			r'([\d.]+) to ([\d.]+)\.', first)
-	assert got, first
-	assert [float(x) for x in got.groups()] == [
+	got = _0001_says(folder, r'Over (\d+) shapes .* grow by ([\d.]+) to '
+			 r'([\d.]+) instructions on average, and their longest '
+			 r'path by ([\d.]+) to ([\d.]+)\.')
+	assert [float(x) for x in got] == [
 		cases.pop(), min(generic['insns']), max(generic['insns']),
 		min(generic['path']), max(generic['path'])]
 	assert not cases

@@ -158,12 +158,12 @@ def analyse_function(arch: arches.Arch, obj: disasm.Object, name: str,
 		branch_required=branch_required)
 
 
-def cold_leg_after_return(arch: arches.Arch, obj: disasm.Object,
+def cold_leg_after_return(decoder: isa.Decoder, obj: disasm.Object,
 			  case: Case) -> bool:
-	"""Whether @case, a "hint" case of @obj, lays out the leg its likely()
-	or unlikely() makes cold, the one that calls do_something(), after the
-	hot path's first return, as the hint asks."""
-	decoder = isa.decoder(arch.isa)
+	"""Whether @case, a "hint" case of @obj (@decoder: its instruction
+	set's), lays out the leg its likely() or unlikely() makes cold, the one
+	that calls do_something(), after the hot path's first return, as the
+	hint asks."""
 	insns = obj.functions[case.symbol].insns
 	ret = next((n for n, i in enumerate(insns)
 		    if decoder.decode(i).flow == 'ret'), None)
@@ -333,7 +333,7 @@ def run(arch_names: Sequence[str] = arches.CODEGEN_ARCHES,
 		return [Cell(k.name, a, c, v,
 			     analyse_function(arch, obj, k.symbol, decoder,
 					      VARIANTS[v].guarantees),
-			     cold_leg_after_return(arch, obj, k)
+			     cold_leg_after_return(decoder, obj, k)
 			     if 'hint' in k.tags and not arch.tso and
 			     k.symbol in obj.functions else None)
 			for k in names]
