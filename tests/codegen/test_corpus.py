@@ -520,9 +520,10 @@ def test_hints_a_bool_loses_are_those_0001_gives(committed, folder):
 	bool, as 0001 gives them, are codegen.json's, and gcc loses none."""
 	versions, where, older, but = _0001_says(
 		folder,
-		r'once the value is kept in a variable, clang ([\d, and]+?) lay out '
-		r'the one with an unlikely\(\) as if it had none, for ([\w, ]+?), '
-		r'and clang (\d+) the one with a likely\(\) too, but for (\w+)\.')
+		r'once the value is kept in a variable, clang ([\d, and]+?) put the '
+		r'cold leg of the one with an unlikely\(\) ahead of the hot '
+		r"path's return, for ([\w, ]+?), and clang (\d+) that of the one "
+		r'with a likely\(\) too, but for (\w+)\.')
 	assert set(re.split(r', | and ', where)) == set(sites.WEAK)
 	clangs = {_clang(committed, v): v for v in re.findall(r'\d+', versions)}
 	lost = {}
