@@ -87,8 +87,7 @@ def test_base_patch_deletes_nothing(patch):
 @pytest.mark.unit
 @pytest.mark.parametrize('patch', SERIES)
 def test_signed_off_and_explained(patch):
-	text = patch.read_text()
-	body = text.split('\n\n', 1)[1].split('\n---\n', 1)[0]
+	body = tree.commit_message(patch)
 	assert 'Signed-off-by: ' in body
 	# A body that says why, not only a subject.
 	assert len(body.split('Signed-off-by:')[0].split()) >= 30

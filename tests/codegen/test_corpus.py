@@ -349,8 +349,7 @@ def test_merged_sites_keep_only_the_variants_not_rerun():
 
 def _message(patch: Path) -> str:
 	"""A patch's commit message, its lines joined by single spaces."""
-	body = patch.read_text().split('\n\n', 1)[1].split('\n---\n', 1)[0]
-	return ' '.join(body.split())
+	return ' '.join(tree.commit_message(patch).split())
 
 
 def _0001_says(folder: Path, pattern: str) -> tuple:

@@ -89,6 +89,12 @@ def is_cover_letter(patch: Path) -> bool:
 	return Path(patch).name.startswith('0000-')
 
 
+def commit_message(patch: Path) -> str:
+	"""The commit message of @patch, a file git format-patch wrote: what
+	comes between its mail headers and the "---" above the diffstat."""
+	return patch.read_text().split('\n\n', 1)[1].split('\n---\n', 1)[0]
+
+
 @dataclass(frozen=True)
 class Series:
 	"""A series as convert hands it to check, boot and codegen: its
