@@ -20,26 +20,36 @@ from volatile_if.common import GENERATED_PATCHES, Error
 
 @pytest.mark.unit
 def test_functions_inlined_by_if_only_are_on_the_page_until_rerun():
-	"""bench-codegen lists them per site and build; a rerun of an
-	architecture replaces what the earlier run listed for it."""
+	"""bench-codegen lists them per site and build, with the variants
+	that inline the site there too; a rerun of a build replaces what the
+	earlier run listed for it, but for the variants it did not compile,
+	and leaves the other builds alone."""
 	bench = _bench_codegen()
-	def only(function, arch):
+	def only(function, arch, compiler='gcc', **inlined):
 		return {'file': 'k/s.c', 'line': 9, 'function': function,
-			'arch': arch, 'compiler': 'gcc'}
+			'arch': arch, 'compiler': compiler, 'inlined': inlined}
 	def failed(arch):
 		return {'object': 'k/s.o', 'arch': arch, 'compiler': 'gcc',
 			'variant': 'rfc', 'why': 'error: x'}
 	results = {'sites': {'arches': ['arm64', 'arm'], 'missing': [],
 			     'failed': [failed('arm64'), failed('arm')],
 			     'sites': [],
-			     'only_if': [only('a', 'arm64'), only('b', 'arm64'),
-					 only('a', 'arm')]}}
+			     'only_if': [only('a', 'arm64', bool=True, rfc=False),
+					 only('b', 'arm64', bool=True, rfc=False),
+					 only('a', 'arm'),
+					 only('a', 'arm64', 'clang', rfc=True)]}}
 	lines = bench.only_if(results['sites'])
-	assert '- `k/s.c:9` (arm64 gcc): a(), b()' in lines
-	assert '- `k/s.c:9` (arm gcc): a()' in lines
-	bench.merge_sites(results, {'arches': ['arm64'], 'missing': [],
-				    'failed': [], 'sites': [], 'only_if': []})
-	assert results['sites']['only_if'] == [only('a', 'arm')]
+	assert '- `k/s.c:9` (arm64 gcc): a(), b(); also: ' \
+		'v2, condition in a bool, no check' in lines
+	assert '- `k/s.c:9` (arm gcc): a(); also: none' in lines
+	assert '- `k/s.c:9` (arm64 clang): a(); also: ' \
+		'RFC (bool, fixed branch)' in lines
+	bench.merge_sites(results, {'arches': ['arm64'], 'compilers': ['gcc'],
+				    'missing': [], 'failed': [], 'sites': [],
+				    'only_if': [only('a', 'arm64', rfc=True)]})
+	assert results['sites']['only_if'] == [
+		only('a', 'arm'), only('a', 'arm64', 'clang', rfc=True),
+		only('a', 'arm64', bool=True, rfc=True)]
 	assert results['sites']['failed'] == [failed('arm')]
 	bench.drop_stale_sites(results, [sites.Site('k/t.c', 9, 'x')])
 	assert results['sites']['only_if'] == [] == bench.only_if(results['sites'])
@@ -336,8 +346,8 @@ def test_merged_sites_keep_only_the_variants_not_rerun():
 			     'sites': [site({'volatile_if': 'guaranteed',
 					     'if': 'broken', 'rfc': 'guaranteed'},
 					    {'volatile_if': 9, 'if': 4, 'rfc': 12})]}}
-	report = {'arches': ['arm64'], 'missing': [], 'failed': [],
-		  'only_if': [], 'sites': [site({'volatile_if': 'guaranteed',
+	report = {'arches': ['arm64'], 'compilers': ['gcc'], 'missing': [],
+		  'failed': [], 'only_if': [], 'sites': [site({'volatile_if': 'guaranteed',
 				  'if': sites.NOT_HERE}, {'volatile_if': 9})]}
 	_bench_codegen().merge_sites(results, report)
 	(x,) = results['sites']['sites']
@@ -567,7 +577,8 @@ def test_clang_cost_of_a_bool_is_that_0001_gives(committed, folder):
 def test_inlining_the_check_changes_is_that_0001_gives(committed, folder):
 	"""The one decision of gcc's inliner that 0001 says the check changes
 	is the one codegen.json has: the functions into which only if ()
-	inlined a site."""
+	inlined a site, and into which the bool without the check inlines it
+	too."""
 	version, where, callee, file, callers = _0001_says(
 		folder,
 		r"the check changes one decision of gcc (\d+)'s inliner\. For "
@@ -581,6 +592,12 @@ def test_inlining_the_check_changes_is_that_0001_gives(committed, folder):
 		for f in re.findall(r'(\w+)\(\)', callers)}
 	assert {x['function'] for x in committed['sites']['sites']
 		if x['file'] == file and x['compiler'] == 'gcc'} == {callee}
+	# and without the check, as if () does
+	(bool_version,) = _0001_says(
+		folder, r'With the condition kept in a bool and no check, gcc '
+		r'(\d+) inlines it there as for if \(\)')
+	assert bool_version == version
+	assert all(x['inlined']['bool'] for x in committed['sites']['only_if'])
 
 
 @pytest.mark.unit

@@ -830,19 +830,24 @@ def test_site_inlined_by_if_only_is_listed(tmp_path):
 	assert [r.function for r in sites._site_in(
 		arches.get('arm64'), objects, sites.Site('kernel/y.c', 7, 'test'),
 		'kernel/y.c', reg, 'gcc')] == ['f']
-	assert sites.only_unconverted(objects, 'kernel/y.c', reg) == ['h']
+	assert sites.only_unconverted(objects, 'kernel/y.c', reg) == {'h': {}}
+	# what the other variants did there: bool as if (), per-leg as v2
+	objects.update(bool=made(H_INLINED), **{'per-leg': made(H_CALLS)})
+	assert sites.only_unconverted(objects, 'kernel/y.c', reg) == {
+		'h': {'bool': True, 'per-leg': False}}
+	del objects['bool'], objects['per-leg']
 	# the stores of the leg alone are the site's code too
 	objects['if'] = made(H_STORES.replace('@', '8'))
-	assert sites.only_unconverted(objects, 'kernel/y.c', reg) == ['h']
+	assert sites.only_unconverted(objects, 'kernel/y.c', reg) == {'h': {}}
 	objects['if'] = made(H_CALLS)
-	assert sites.only_unconverted(objects, 'kernel/y.c', reg) == []
+	assert sites.only_unconverted(objects, 'kernel/y.c', reg) == {}
 	assert sites.only_unconverted({'volatile_if': made(H_CALLS)},
-				      'kernel/y.c', reg) == []
+				      'kernel/y.c', reg) == {}
 
 
 @pytest.mark.unit
 def test_site_report_says_what_it_could_not_compare():
-	report = sites.SiteReport(['arm64'], [], missing=[
+	report = sites.SiteReport(['arm64'], ['gcc', 'clang'], [], missing=[
 		{'file': 'k/s.c', 'line': 9, 'origin': '0002-x.patch',
 		 'arch': 'arm64', 'compiler': 'gcc'}], failed=[
 		{'object': 'k/s.o', 'arch': 'arm64', 'compiler': 'clang',

@@ -223,6 +223,7 @@ class SiteResult:
 @dataclass
 class SiteReport:
 	arches: List[str]
+	compilers: List[str]
 	results: List[SiteResult]
 	# sites in no code: file, line, origin, arch, compiler
 	missing: List[dict] = field(default_factory=list)
@@ -232,7 +233,8 @@ class SiteReport:
 	# a function with code of the site with if () and none of its
 	# condition with volatile_if (which calls the function that has it):
 	# no result, not compared; only_unconverted().  file, line, function,
-	# arch, compiler
+	# arch, compiler, and inlined: {variant: whether it has the site there
+	# too} for the other variants compiled
 	only_if: List[dict] = field(default_factory=list)
 
 	def text(self) -> str:
@@ -265,7 +267,7 @@ class SiteReport:
 		return '\n'.join(lines)
 
 	def json(self) -> dict:
-		return {'arches': self.arches,
+		return {'arches': self.arches, 'compilers': self.compilers,
 			'sites': [r.json() for r in self.results],
 			'missing': self.missing, 'failed': self.failed,
 			'only_if': self.only_if}
@@ -604,16 +606,21 @@ def _site_in(arch, objects: Dict[str, _Object], site: Site, file: str,
 
 
 def only_unconverted(objects: Dict[str, _Object], file: str,
-		     reg: Region) -> List[str]:
+		     reg: Region) -> Dict[str, Dict[str, bool]]:
 	"""The functions that have code of the site of @file at @reg in the
 	if () object and none of its condition in the volatile_if one: the
 	reverse of _site_in()'s `elsewhere`, a function into which only if ()
 	inlined the site.  _site_in() gives them no result, since it takes
-	its functions from volatile_if."""
+	its functions from volatile_if.  Each maps the other variants of
+	@objects to whether they have code of the site there too."""
 	if 'if' not in objects:
-		return []
-	return sorted(set(objects['if'].with_site(file, reg)) -
-		      set(objects['volatile_if'].functions_at(file, reg.condition)))
+		return {}
+	others = {v: set(o.with_site(file, reg)) for v, o in objects.items()
+		  if v not in ('if', 'volatile_if')}
+	return {f: {v: f in fs for v, fs in sorted(others.items())}
+		for f in sorted(set(objects['if'].with_site(file, reg)) -
+				set(objects['volatile_if'].functions_at(
+					file, reg.condition)))}
 
 
 WEAK = tuple(name for name, a in arches.ARCHES.items() if a.isa and not a.tso)
@@ -659,7 +666,7 @@ def analyse(worktree: Path, sites: Sequence[Site], *,
 	"""Check @sites of @worktree in the objects of each of @arch_names
 	and each compiler; @variants (corpus.VARIANTS) are compiled for
 	comparison, 'if' being the unconverted object."""
-	report = SiteReport(list(arch_names), [])
+	report = SiteReport(list(arch_names), list(compilers), [])
 	by_object: Dict[str, List[Site]] = {}
 	for s in sites:
 		by_object.setdefault(kbuild.object_for(worktree, s.file), []).append(s)
@@ -691,9 +698,10 @@ def analyse(worktree: Path, sites: Sequence[Site], *,
 					report.only_if += [
 						{'file': s.file, 'line': s.line,
 						 'function': f, 'arch': arch_name,
-						 'compiler': compiler} for f in
-						only_unconverted(objects, s.file,
-								 regions[s])]
+						 'compiler': compiler, 'inlined': also}
+						for f, also in only_unconverted(
+							objects, s.file,
+							regions[s]).items()]
 			report.missing += [{'file': s.file, 'line': s.line,
 					    'origin': s.origin, 'arch': arch_name,
 					    'compiler': compiler}

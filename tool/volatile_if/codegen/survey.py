@@ -216,7 +216,7 @@ def run(worktree: Path, found: Sequence[scan.Site], scanned: str, *,
 	for t in regions:
 		by_object.setdefault(kbuild.object_for(worktree, t.site.file),
 				     []).append(t)
-	report = sites.SiteReport(list(arch_names), [])
+	report = sites.SiteReport(list(arch_names), list(compilers), [])
 	for arch_name in arch_names:
 		arch = arches.get(arch_name)
 		for compiler in compilers:
