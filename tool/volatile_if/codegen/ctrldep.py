@@ -23,7 +23,9 @@ its own test) that must be ordered after those loads is
   dep         if it is ordered only because its address or value depends
 	      on the load (the compiler turned the control dependency into a
 	      data dependency, as a conditional select does: still ordered);
-  pred        arm: if it is ordered only by its own condition code;
+  pred        arm: if only its own condition code, set from the load,
+	      stands between them (a conditional store): not ordered in
+	      herd7's ARMv7 model, and not volatile_if's guarantee;
   broken      otherwise, or if it can execute before the load.
 
 The function's verdict is its worst store's; a conditional branch whose
