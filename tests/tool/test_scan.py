@@ -257,3 +257,24 @@ def test_changed_files_since_a_revision(tmp_path, git):
 	assert tree.changed_files(tmp_path, 'HEAD') == ['b.h']
 	with pytest.raises(common.Error, match='is it a revision'):
 		tree.changed_files(tmp_path, 'nope')
+
+
+@pytest.mark.parametrize('others', [[], ['site.c']])
+def test_a_file_spatch_fails_on_is_a_failure_not_the_end(tmp_path, monkeypatch,
+							 others):
+	"""spatch failing on a file, alone in its chunk or not: the file is
+	listed with spatch's last line, and the other files are scanned."""
+	monkeypatch.setenv('VOLATILE_IF_CACHE', str(tmp_path / 'cache'))
+	(tmp_path / 'site.c').write_text(SITE)
+	(tmp_path / 'crash.c').write_text(SITE)
+	real_spatch = scan._spatch
+
+	def spatch(sp_file, root, files):
+		if 'crash.c' in files:
+			raise common.Error('spatch failed',
+					   'parsing\nFatal error: out of memory\n')
+		return real_spatch(sp_file, root, files)
+	monkeypatch.setattr(scan, '_spatch', spatch)
+	result = scan.scan(tmp_path, ['crash.c'] + others, jobs=1, quiet=True)
+	assert result.failures == {'crash.c': 'Fatal error: out of memory'}
+	assert [s.file for s in result.sites] == others

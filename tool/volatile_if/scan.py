@@ -409,21 +409,21 @@ def scan(root: Path, files: Optional[Iterable[str]] = None, jobs: int = 2,
 			tasks += [(sp_file, cache, todo[i:i + CHUNK])
 				  for i in range(0, len(todo), CHUNK)]
 
+		def run(sp_file, files):
+			"""(files, spatch's report, None), or, where spatch
+			failed, (files, '', its last line)."""
+			try:
+				return files, _spatch(sp_file, root, files), None
+			except Error as e:
+				return files, '', e.details.strip().splitlines()[-1:]
+
 		def run_chunk(task):
 			sp_file, cache, chunk = task
-			try:
-				return cache, [(chunk, _spatch(sp_file, root, chunk), None)]
-			except Error:
-				if len(chunk) == 1:
-					raise
+			whole = run(sp_file, chunk)
+			if whole[2] is None or len(chunk) == 1:
+				return cache, [whole]
 			# Find the file that breaks spatch; keep the others.
-			out = []
-			for f in chunk:
-				try:
-					out.append(([f], _spatch(sp_file, root, [f]), None))
-				except Error as e:
-					out.append(([f], '', e.details.strip().splitlines()[-1:]))
-			return cache, out
+			return cache, [run(sp_file, [f]) for f in chunk]
 
 		cached = sum(map(len, groups.values())) - sum(len(t[2]) for t in tasks)
 		if not quiet and cached:
