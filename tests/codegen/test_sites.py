@@ -284,6 +284,15 @@ def test_store_ahead_of_the_site_branch():
 					       0x18: 'guaranteed'})
 	lifted = AFTER_AHEAD.replace('/t/kernel/x.c:5', '/t/kernel/x.c:3')
 	assert stores(lifted)[1][0x8] == 'broken'
+	# but not a spill there, or a store to a local, which no other CPU
+	# sees: through the stack pointer, or through x29 where the function
+	# makes it its frame pointer; elsewhere x29 is a general register
+	legs = ('guaranteed', {0x14: 'guaranteed', 0x18: 'guaranteed'})
+	assert stores(AFTER_AHEAD.replace('[x2]', '[sp, #8]', 1)) == legs
+	local = AFTER_AHEAD.replace('[x2]', '[x29, #8]', 1)
+	assert stores(local)[1][0x8] == 'broken'
+	assert stores(local.replace('   4:\tmov\tw4, #0x2',
+				    '   4:\tmov\tx29, sp')) == legs
 
 
 # f() of AFTER_SOURCE with a conditional return that the compiler put
@@ -388,7 +397,8 @@ LEG_ABOVE = '''
 def test_store_above_the_load():
 	"""A store the site orders that the compiler put above the condition's
 	load is broken, at the top of a loop too, but not a store to the
-	stack, nor a leg's store that comes before the next round's load."""
+	stack frame, nor a leg's store that comes before the next round's
+	load."""
 	def stores(listing):
 		v = after_verdict(listing, False)
 		return {s.addr: s.status for s in v.stores}
@@ -396,6 +406,7 @@ def test_store_above_the_load():
 				     0x18: 'compiler'}
 	assert stores(LEG_ABOVE.replace('[x1]', '[sp, #-16]!')) == \
 		{0x14: 'compiler', 0x18: 'compiler'}
+	assert stores(LEG_ABOVE.replace('[x1]', '[x29, #16]'))[0x4] == 'broken'
 	# every round stores before it loads
 	loop = LEG_ABOVE.replace('  18:\tret', '  18:\tb\t0 <f>')
 	assert stores(loop)[0x4] == 'broken'

@@ -488,6 +488,16 @@ def _through_marked(g: ctrldep.Graph, load: int,
 	return False
 
 
+def frame_registers(g: ctrldep.Graph, spec: isa.Isa) -> FrozenSet[str]:
+	"""The registers that address @g's stack frame: the stack pointer, and
+	a frame pointer (isa.Isa.stack) where the function sets it from the
+	stack pointer; elsewhere it may be a general register (clang 22 for
+	arm at -Os keeps ntf.c:854's ndev in r11: `str r1, [fp, #20]`)."""
+	return frozenset({spec.sp} | {
+		r for r in spec.stack for s in g.sems
+		if s.defs == frozenset({r}) and s.uses == frozenset({spec.sp})})
+
+
 def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 		 reg: Region, branch_required: bool,
 		 marked: Optional[Callable[[disasm.Insn], bool]] = None
@@ -506,9 +516,9 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 	condition calls, must be ordered on the paths through the site's
 	branches (all paths if it has none), and where the compiler put them
 	ahead of those branches or of the loads (but for stores to the
-	stack: ctrldep.above()): a store on a path that skips the site, such
-	as the overwrite path around the one in perf's ring buffer, is not
-	its to order.  A jump out of the function (a tail call, such as
+	function's frame, which no other CPU sees): a store on a path that
+	skips the site, such as the overwrite path around the one in perf's
+	ring buffer, is not its to order.  A jump out of the function (a tail call, such as
 	into gcc's foo.part.0) counts as a call.  A site whose loads no path
 	from the entry reaches (behind a switch's jump to a register whose
 	cases the graph does not know: ctrldep.graph()) is unknown."""
@@ -542,14 +552,22 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 	# the legs'.
 	stores |= {n for n in ahead & effects
 		   if _merged(g.insns[n], file, reg.condition)}
-	# Before the condition's loads, where a plain if () lets a compiler
-	# move a leg's plain store: the site's stores there, but not those
-	# to the stack (no other CPU sees them) nor the condition's calls.
+	# Where the compiler put them ahead of the site's branch or of its
+	# loads, stores to the function's frame are its spills or locals: no
+	# other CPU sees them (unless the function publishes a local's
+	# address, which is not followed).  clang 22 for arm spills
+	# _raw_spin_lock_irqsave()'s flags between try_to_wake_up()'s load
+	# and its branch.
 	spec = isa.get(arch.isa)
-	stack = set(spec.stack)
-	above = ctrldep.above(g, set(found), seeds, {
-		n for n in stores - own_calls
-		if not (g.sems[n].addr and g.sems[n].addr <= stack)})
+	frame = frame_registers(g, spec)
+	private = {n for n in effects if g.sems[n].store and
+		   g.sems[n].addr and g.sems[n].addr <= frame}
+	stores -= ahead & private
+	# Before the condition's loads, where a plain if () lets a compiler
+	# move a leg's plain store: the site's stores there, but not the
+	# condition's calls.
+	above = ctrldep.above(g, set(found), seeds,
+			      stores - own_calls - private)
 	verdict = ctrldep.analyse(g, seed=lambda n, _: n in seeds,
 				  ordered=lambda n, _: n in stores,
 				  clobbered=spec.clobbered,

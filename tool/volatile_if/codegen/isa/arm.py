@@ -23,6 +23,7 @@ ISA = Isa(
 	result='r0',
 	clobbered=('r0', 'r1', 'r2', 'r3', 'ip', 'lr', 'flags'),
 	stack=('sp', 'fp'),
+	sp='sp',
 	comment='@',
 	load=r'ldr(b|h|sb|sh|d|t|bt|ht|sbt|sht)?|ldrex[bhd]?|lda(ex)?[bhd]?|'
 	     r'ldm(ia|ib|da|db|fd|fa|ea|ed)?|pop|vldr|vpop|vldm\w*',

@@ -11,6 +11,7 @@ ISA = Isa(
 	result='x0',
 	clobbered=tuple(f'x{n}' for n in range(18)) + ('x30', 'flags'),
 	stack=('sp', 'x29'),
+	sp='sp',
 	comment='//',
 	load=r'ldr(b|h|sb|sh|sw)?|ldur(b|h|sb|sh|sw)?|ldp(sw)?|ldnp|'
 	     r'lda?x[rp][bh]?|ldar[bh]?|ldapr[bh]?|ldapur\w*|ldlar[bh]?|'

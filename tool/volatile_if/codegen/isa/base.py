@@ -28,6 +28,7 @@ class Isa:
 	result: str               # the register a function returns a value in
 	clobbered: tuple          # what a call may change (registers and flags)
 	stack: tuple              # registers that address spill slots
+	sp: str                   # the stack pointer, which is only ever that
 	comment: str              # where objdump's trailing comments start
 	load: str                 # mnemonics that read memory into registers
 	store: str                # mnemonics that write registers to memory

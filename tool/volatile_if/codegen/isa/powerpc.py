@@ -15,6 +15,7 @@ ISA = Isa(
 	clobbered=('r0',) + tuple(f'r{n}' for n in range(3, 13)) +
 		  ('ctr', 'lr', 'ca', 'cr0', 'cr1', 'cr5', 'cr6', 'cr7'),
 	stack=('r1', 'r31'),
+	sp='r1',
 	comment='#',
 	load=r'l(bz|hz|ha|wz|wa|d)u?x?|l(hbr|wbr|dbr)x|l[bhwd]arx|lmw|lq',
 	store=r'st[bhwd]u?x?|st(hbr|wbr|dbr)x|st[bhwd]cx\.|stmw|stq',

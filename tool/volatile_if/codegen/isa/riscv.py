@@ -14,6 +14,7 @@ ISA = Isa(
 	clobbered=('ra',) + tuple(f't{n}' for n in range(7)) +
 		  tuple(f'a{n}' for n in range(8)),
 	stack=('sp', 's0'),
+	sp='sp',
 	comment='#',
 	load=r'l[bhwd]u?|lr\.[wd](\.aq|\.rl|\.aqrl)?',
 	store=r's[bhwd]|sc\.[wd](\.aq|\.rl|\.aqrl)?',

@@ -29,6 +29,7 @@ ISA = Isa(
 	clobbered=('rax', 'rcx', 'rdx', 'rsi', 'rdi', 'r8', 'r9', 'r10', 'r11',
 		   'flags'),
 	stack=('rsp', 'rbp'),
+	sp='rsp',
 	comment='#',
 	load=r'pop[q]?',
 	store=r'push[q]?',
