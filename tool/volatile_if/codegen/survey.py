@@ -28,7 +28,7 @@ from .. import arches, ctext, facts, kbuild, scan, tree
 from ..common import Error, progress
 from . import corpus, ctrldep, sites
 
-COMPILERS = ('gcc', 'clang', 'clang-19')
+COMPILERS = ('gcc', 'clang', 'clang-19', 'clang-22')
 OPTS = {'O2': '', 'Os': 'CONFIG_CC_OPTIMIZE_FOR_SIZE=y\n'}
 
 # The LKMM's view of each idiom's site (review.LKMM_CLASS says it in full).
