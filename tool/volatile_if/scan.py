@@ -409,7 +409,7 @@ def scan(root: Path, files: Optional[Iterable[str]] = None, jobs: int = 2,
 			tasks += [(sp_file, cache, todo[i:i + CHUNK])
 				  for i in range(0, len(todo), CHUNK)]
 
-		def run(sp_file, files):
+		def report_of(sp_file, files):
 			"""(files, spatch's report, None), or, where spatch
 			failed, (files, '', its last line)."""
 			try:
@@ -419,11 +419,11 @@ def scan(root: Path, files: Optional[Iterable[str]] = None, jobs: int = 2,
 
 		def run_chunk(task):
 			sp_file, cache, chunk = task
-			whole = run(sp_file, chunk)
+			whole = report_of(sp_file, chunk)
 			if whole[2] is None or len(chunk) == 1:
 				return cache, [whole]
 			# Find the file that breaks spatch; keep the others.
-			return cache, [run(sp_file, [f]) for f in chunk]
+			return cache, [report_of(sp_file, [f]) for f in chunk]
 
 		cached = sum(map(len, groups.values())) - sum(len(t[2]) for t in tasks)
 		if not quiet and cached:

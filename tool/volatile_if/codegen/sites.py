@@ -518,8 +518,8 @@ def site_verdict(arch: arches.Arch, g: ctrldep.Graph, file: str,
 	ahead of those branches or of the loads (but for stores to the
 	function's frame, which no other CPU sees): a store on a path that
 	skips the site, such as the overwrite path around the one in perf's
-	ring buffer, is not its to order.  A jump out of the function (a tail call, such as
-	into gcc's foo.part.0) counts as a call.  A site whose loads no path
+	ring buffer, is not its to order.  A jump out of the function (a
+	tail call, such as into gcc's foo.part.0) counts as a call.  A site whose loads no path
 	from the entry reaches (behind a switch's jump to a register whose
 	cases the graph does not know: ctrldep.graph()) is unknown."""
 	found = branches(g, file, reg)
